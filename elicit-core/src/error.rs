@@ -1,0 +1,269 @@
+//! Errors: why a reply was refused ([`ElicitError`]) and why a schema was refused ([`SchemaError`]).
+
+use std::fmt;
+
+use crate::schema::Format;
+
+/// Longest rendering of a received value kept in a [`Violation`], in characters.
+const RECEIVED_MAX_CHARS: usize = 64;
+
+/// Where in a reply a [`Violation`] was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Location {
+    /// The reply envelope itself (`action`, the shape of `content`, or the JSON text).
+    Envelope,
+    /// A property of `content`, by its name on the wire.
+    Property(String),
+    /// One item of a multi-select property: the property's wire name and the item's index.
+    Item(String, usize),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Envelope => f.write_str("reply"),
+            Location::Property(name) => write!(f, "`{name}`"),
+            Location::Item(name, index) => write!(f, "`{name}[{index}]`"),
+        }
+    }
+}
+
+/// The rule a [`Violation`] broke.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Rule {
+    /// The reply is not well-formed JSON, or is too large; the text says where.
+    Json(String),
+    /// The reply has no `action`.
+    ActionMissing,
+    /// `action` is not exactly `"accept"`, `"decline"` or `"cancel"`.
+    ActionInvalid,
+    /// A key appears twice in the same object.
+    DuplicateKey,
+    /// Accepted `content` is not a JSON object.
+    ContentNotObject,
+    /// A required property is absent.
+    Required,
+    /// A property the schema does not list, in a form that refuses unknown properties.
+    UnknownProperty,
+    /// The value has the wrong JSON type; `expected` names the schema's type.
+    Type {
+        /// The JSON type the schema asks for (`string`, `integer`, `number`, `boolean`, `array`).
+        expected: &'static str,
+    },
+    /// A string shorter than `minLength` (in Unicode scalar values).
+    MinLength(u64),
+    /// A string longer than `maxLength` (in Unicode scalar values).
+    MaxLength(u64),
+    /// A number below `minimum`.
+    Minimum(f64),
+    /// A number above `maximum`.
+    Maximum(f64),
+    /// A string that is not a valid value of the `format`.
+    Format(Format),
+    /// A value that is not one of the choices of a single- or multi-select.
+    NotAChoice,
+    /// A multi-select with fewer items than `minItems`.
+    MinItems(u64),
+    /// A multi-select with more items than `maxItems`.
+    MaxItems(u64),
+    /// A multi-select that holds the same choice twice, where the field is a set.
+    UniqueItems,
+    /// A string longer than the configured string limit.
+    TooLong(usize),
+    /// The value passed the schema, but the Rust type refused it; the text is serde's message.
+    Deserialize(String),
+    /// A server-side rule failed; the text is its message.
+    Custom(String),
+}
+
+fn bound(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e16 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value}")
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::Json(msg) => write!(f, "is not valid JSON: {msg}"),
+            Rule::ActionMissing => f.write_str("has no `action`"),
+            Rule::ActionInvalid => {
+                f.write_str("`action` must be exactly \"accept\", \"decline\" or \"cancel\"")
+            }
+            Rule::DuplicateKey => f.write_str("appears more than once"),
+            Rule::ContentNotObject => f.write_str("`content` must be a JSON object"),
+            Rule::Required => f.write_str("is required but missing"),
+            Rule::UnknownProperty => f.write_str("is not a property of this form"),
+            Rule::Type { expected } => write!(f, "must be of type {expected}"),
+            Rule::MinLength(n) => write!(f, "must be at least {n} characters long (minLength)"),
+            Rule::MaxLength(n) => write!(f, "must be at most {n} characters long (maxLength)"),
+            Rule::Minimum(n) => write!(f, "must be at least {} (minimum)", bound(*n)),
+            Rule::Maximum(n) => write!(f, "must be at most {} (maximum)", bound(*n)),
+            Rule::Format(format) => write!(f, "must be a valid {} (format)", format.describe()),
+            Rule::NotAChoice => f.write_str("must be one of the listed choices (enum)"),
+            Rule::MinItems(n) => write!(f, "must have at least {n} selected (minItems)"),
+            Rule::MaxItems(n) => write!(f, "must have at most {n} selected (maxItems)"),
+            Rule::UniqueItems => f.write_str("must not select the same choice twice"),
+            Rule::TooLong(n) => write!(f, "exceeds the string limit of {n} bytes"),
+            Rule::Deserialize(msg) => write!(f, "was refused by the Rust type: {msg}"),
+            Rule::Custom(msg) => f.write_str(msg),
+        }
+    }
+}
+
+/// One broken rule in a reply: where, which rule, and what was received.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violation {
+    location: Location,
+    rule: Rule,
+    received: Option<String>,
+}
+
+impl Violation {
+    /// Creates a violation; `received` is truncated to a short rendering.
+    pub fn new(location: Location, rule: Rule, received: Option<String>) -> Self {
+        Violation {
+            location,
+            rule,
+            received: received.map(truncate),
+        }
+    }
+
+    /// Where the violation is.
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// The property's wire name, when the violation is about a property or one of its items.
+    pub fn property(&self) -> Option<&str> {
+        match &self.location {
+            Location::Property(name) | Location::Item(name, _) => Some(name),
+            Location::Envelope => None,
+        }
+    }
+
+    /// The rule that was broken.
+    pub fn rule(&self) -> &Rule {
+        &self.rule
+    }
+
+    /// A short rendering of the value received, when there was one.
+    pub fn received(&self) -> Option<&str> {
+        self.received.as_deref()
+    }
+}
+
+fn truncate(text: String) -> String {
+    match text.char_indices().nth(RECEIVED_MAX_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.location, self.rule)?;
+        if let Some(received) = &self.received {
+            write!(f, "; received {received}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A reply that could not be turned into a typed result, with every violation found.
+///
+/// `Display` writes one violation per line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElicitError {
+    violations: Vec<Violation>,
+}
+
+impl ElicitError {
+    /// An error holding `violations`. An empty list is given a generic entry so that an error
+    /// always says something.
+    pub fn new(mut violations: Vec<Violation>) -> Self {
+        if violations.is_empty() {
+            violations.push(Violation::new(
+                Location::Envelope,
+                Rule::Deserialize("the reply was refused".into()),
+                None,
+            ));
+        }
+        ElicitError { violations }
+    }
+
+    /// Every violation found, in the order they occur in the reply.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// Whether the reply was refused for its content (a form field), as opposed to its envelope.
+    /// A content error is worth showing the user and asking again.
+    pub fn is_content_error(&self) -> bool {
+        self.violations.iter().any(|v| v.property().is_some())
+    }
+}
+
+impl fmt::Display for ElicitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, violation) in self.violations.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{violation}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ElicitError {}
+
+/// A schema that cannot be used for MCP elicitation, or cannot be expressed in a protocol version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    property: Option<String>,
+    message: String,
+}
+
+impl SchemaError {
+    /// An error about the schema as a whole.
+    pub fn root(message: impl Into<String>) -> Self {
+        SchemaError {
+            property: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error about one property, by its wire name.
+    pub fn property(property: impl Into<String>, message: impl Into<String>) -> Self {
+        SchemaError {
+            property: Some(property.into()),
+            message: message.into(),
+        }
+    }
+
+    /// The property the error is about, if any.
+    pub fn property_name(&self) -> Option<&str> {
+        self.property.as_deref()
+    }
+
+    /// What is wrong, in plain words.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.property {
+            Some(property) => write!(f, "property `{property}`: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}

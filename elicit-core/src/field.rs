@@ -1,0 +1,84 @@
+//! Which Rust types can be fields of a form.
+//!
+//! The derive asks `FieldType: ElicitField` of every field, so a type MCP cannot express is
+//! refused at compile time with a message at the field.
+
+use std::collections::{BTreeSet, HashSet};
+
+/// A type that can be the field of an elicitation form: an [`ElicitValue`] or an `Option` of one.
+///
+/// An `Option` field is left out of `required`; its value type is sent as it is.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of an MCP elicitation form",
+    label = "not an elicitation field type",
+    note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those"
+)]
+pub trait ElicitField {
+    #[doc(hidden)]
+    fn __elicit_variants() -> Option<&'static [&'static str]>;
+}
+
+/// A type that can be a required field of a form: a primitive, a `#[derive(Elicit)]` unit enum,
+/// or a list or set of such an enum.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of an MCP elicitation form",
+    label = "not an elicitation field type",
+    note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those",
+    note = "nested structs, maps, tuples, nested Options and lists of anything but an Elicit enum cannot be expressed"
+)]
+pub trait ElicitValue {
+    #[doc(hidden)]
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        None
+    }
+}
+
+/// A unit enum that can be a single-select field, or the item of a multi-select.
+/// Implemented by `#[derive(Elicit)]` on an enum.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a choice enum, so it cannot be the item of a multi-select",
+    label = "not a #[derive(Elicit)] unit enum",
+    note = "a multi-select is a Vec, BTreeSet or HashSet of a unit enum with #[derive(Elicit)]; MCP cannot express a list of free text or numbers"
+)]
+pub trait ElicitChoice: ElicitValue {
+    /// The variants' wire values, in declaration order.
+    fn variants() -> &'static [&'static str];
+}
+
+impl<T: ElicitValue> ElicitField for T {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        T::__elicit_variants()
+    }
+}
+
+impl<T: ElicitValue> ElicitField for Option<T> {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        T::__elicit_variants()
+    }
+}
+
+macro_rules! primitives {
+    ($($t:ty),*) => { $(impl ElicitValue for $t {})* };
+}
+
+primitives!(
+    String, bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
+
+impl<E: ElicitChoice> ElicitValue for Vec<E> {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        Some(E::variants())
+    }
+}
+
+impl<E: ElicitChoice> ElicitValue for BTreeSet<E> {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        Some(E::variants())
+    }
+}
+
+impl<E: ElicitChoice, S> ElicitValue for HashSet<E, S> {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        Some(E::variants())
+    }
+}

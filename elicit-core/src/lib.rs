@@ -1,0 +1,145 @@
+//! Typed MCP elicitation.
+//!
+//! An MCP server asks the user for input with `elicitation/create`: a message and a
+//! `requestedSchema`, a flat JSON Schema object of strings, numbers, booleans and enums. The
+//! client answers `accept` (with `content`), `decline` or `cancel`.
+//!
+//! This crate makes both halves typed:
+//!
+//! - `#[derive(Elicit)]` on a struct gives its exact `requestedSchema`, generated through
+//!   schemars and lowered to the subset MCP allows. What MCP cannot express is a compile error
+//!   at the offending field.
+//! - [`ElicitResult<T>`] holds a `T` only on accept. Deserializing it checks the action,
+//!   validates the content against the schema the client saw, and builds `T` in one pass, or
+//!   says which property broke which rule.
+//! - [`RequestedSchema`] is the same schema as a runtime value, for schemas that arrive as JSON.
+//!
+//! ```
+//! use elicit_core::{Elicit, ElicitResult};
+//! use schemars::JsonSchema;
+//! use serde::Deserialize;
+//!
+//! /// Sign in to the build server
+//! #[derive(Debug, Deserialize, JsonSchema, Elicit)]
+//! struct Creds {
+//!     /// Your account name
+//!     #[schemars(length(min = 3, max = 32))]
+//!     username: String,
+//!     #[schemars(range(min = 1, max = 65535))]
+//!     port: u16,
+//!     remember: bool,
+//!     level: Option<Level>,
+//! }
+//!
+//! #[derive(Debug, Deserialize, JsonSchema, Elicit)]
+//! enum Level {
+//!     Low,
+//!     High,
+//! }
+//!
+//! let schema = serde_json::to_value(Creds::requested_schema()).unwrap();
+//! assert_eq!(schema["properties"]["level"]["enum"], serde_json::json!(["Low", "High"]));
+//! assert_eq!(schema["required"], serde_json::json!(["username", "port", "remember"]));
+//!
+//! let reply = r#"{"action":"accept","content":{"username":"ada","port":8080,"remember":true}}"#;
+//! match serde_json::from_str::<ElicitResult<Creds>>(reply).unwrap() {
+//!     ElicitResult::Accept(creds) => assert_eq!(creds.port, 8080),
+//!     ElicitResult::Decline => { /* a hard stop: don't ask again */ }
+//!     ElicitResult::Cancel => { /* dismissed: one retry is fine */ }
+//! }
+//!
+//! let bad = r#"{"action":"accept","content":{"username":"al","port":0,"remember":"yes"}}"#;
+//! let err = ElicitResult::<Creds>::from_json(bad).unwrap_err();
+//! assert_eq!(err.violations().len(), 3);
+//! ```
+
+#![warn(missing_docs)]
+
+mod cache;
+pub mod error;
+mod field;
+mod request;
+mod result;
+pub mod schema;
+mod validate;
+mod version;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
+pub use field::{ElicitChoice, ElicitField, ElicitValue};
+pub use request::FormRequest;
+pub use result::{ElicitAction, ElicitResult};
+pub use schema::RequestedSchema;
+pub use validate::format::is_valid as is_valid_format;
+pub use version::{ProtocolVersion, UnknownVersion};
+
+/// Derives [`Elicit`] for a struct (a form) or [`ElicitChoice`] for a unit enum (a choice).
+///
+/// See the crate documentation and the README for what it accepts.
+#[cfg(feature = "derive")]
+pub use elicit_derive::Elicit;
+
+use serde::de::DeserializeOwned;
+
+/// A type that can be asked of the user as an elicitation form.
+///
+/// Implement it with `#[derive(Elicit)]`, next to `Deserialize` and `JsonSchema`.
+pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
+    #[doc(hidden)]
+    const __ELICIT_MESSAGE: &'static str;
+    #[doc(hidden)]
+    const __ELICIT_FIELDS: &'static [__private::VariantsFn];
+    #[doc(hidden)]
+    fn __elicit_cache() -> &'static __private::SchemaCache;
+
+    /// The `requestedSchema` for the newest protocol version, built once and cached.
+    ///
+    /// # Panics
+    ///
+    /// Only if schemars produces a schema the derive's compile-time checks did not foresee; such
+    /// a type fails the same way on the first call, in its first test.
+    fn requested_schema() -> &'static RequestedSchema {
+        match Self::requested_schema_for(ProtocolVersion::LATEST) {
+            Ok(schema) => schema,
+            Err(e) => panic!(
+                "elicit: the schema of `{}` cannot be sent: {e}",
+                std::any::type_name::<Self>()
+            ),
+        }
+    }
+
+    /// The `requestedSchema` for `version`, built once per version and cached. Fails, naming
+    /// the field, when the type needs something the version cannot express (a multi-select on
+    /// 2025-06-18).
+    fn requested_schema_for(
+        version: ProtocolVersion,
+    ) -> Result<&'static RequestedSchema, SchemaError> {
+        let cache = Self::__elicit_cache();
+        if version == ProtocolVersion::LATEST {
+            return cache.get(version, __private::build::<Self>).map_err(Clone::clone);
+        }
+        let latest = Self::requested_schema_for(ProtocolVersion::LATEST)?;
+        cache
+            .get(version, || version::downlevel(latest, version))
+            .map_err(Clone::clone)
+    }
+
+    /// The message shown with the form: `#[elicit(message = "..")]`, else the type's doc comment.
+    fn message() -> &'static str {
+        Self::__ELICIT_MESSAGE
+    }
+
+    /// The `elicitation/create` params for the newest protocol version.
+    fn form_request() -> FormRequest<'static> {
+        FormRequest::new(Self::message(), Self::requested_schema())
+    }
+
+    /// The `elicitation/create` params for `version`.
+    fn form_request_for(version: ProtocolVersion) -> Result<FormRequest<'static>, SchemaError> {
+        let schema = Self::requested_schema_for(version)?;
+        Ok(FormRequest::new(Self::message(), schema).with_version(version))
+    }
+}

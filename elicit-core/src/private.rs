@@ -1,0 +1,117 @@
+//! What generated code uses. Not a public API: names here change without notice.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::forward_to_deserialize_any;
+
+pub use crate::cache::SchemaCache;
+pub use crate::field::{ElicitChoice, ElicitField, ElicitValue};
+pub use schemars;
+pub use serde;
+pub use serde_json;
+
+use crate::Elicit;
+use crate::error::SchemaError;
+use crate::schema::{FieldOrder, RequestedSchema, lower};
+
+/// For each field serde reads, in declaration order: the variants of its choice enum, if any.
+pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
+
+/// Message used when a form type has neither a doc comment nor `#[elicit(message = "..")]`.
+pub const DEFAULT_MESSAGE: &str = "Please provide the requested information.";
+
+/// The wire names of an enum's variants in declaration order, as serde's derive lists them.
+pub fn variants_of<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+    probe::<T>()
+}
+
+/// The wire names of a struct's fields in declaration order, as serde's derive lists them.
+fn fields_of<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+    probe::<T>()
+}
+
+fn probe<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+    match T::deserialize(Probe) {
+        Err(Found(Some(names))) => names,
+        _ => &[],
+    }
+}
+
+/// Builds `T`'s schema for the newest protocol from its schemars schema.
+pub fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let root = generator.into_root_schema_for::<T>().to_value();
+    let names = fields_of::<T>();
+    let hooks = T::__ELICIT_FIELDS;
+    let order: Vec<FieldOrder> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| FieldOrder {
+            name,
+            variants: if names.len() == hooks.len() {
+                hooks[i]()
+            } else {
+                None
+            },
+        })
+        .collect();
+    lower(root, &order)
+}
+
+/// A deserializer that only asks serde's derive for its list of field or variant names.
+struct Probe;
+
+#[derive(Debug)]
+struct Found(Option<&'static [&'static str]>);
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("probe")
+    }
+}
+
+impl std::error::Error for Found {}
+
+impl de::Error for Found {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Found(None)
+    }
+}
+
+impl<'de> Deserializer<'de> for Probe {
+    type Error = Found;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Found> {
+        Err(Found(None))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Found> {
+        Err(Found(Some(fields)))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        variants: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Found> {
+        Err(Found(Some(variants)))
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map identifier ignored_any
+    }
+}

@@ -1,0 +1,77 @@
+//! The `elicitation/create` request params for form mode.
+
+use std::borrow::Cow;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::schema::RequestedSchema;
+use crate::version::ProtocolVersion;
+
+/// The params of an `elicitation/create` request in form mode:
+/// `{"mode": "form", "message": .., "requestedSchema": ..}`.
+///
+/// Build one with [`Elicit::form_request`](crate::Elicit::form_request) for a derived type, or
+/// [`FormRequest::new`] for a runtime schema. Serializing it writes the wire params.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormRequest<'a> {
+    message: Cow<'a, str>,
+    schema: &'a RequestedSchema,
+    version: ProtocolVersion,
+}
+
+impl<'a> FormRequest<'a> {
+    /// A request for the newest protocol version.
+    pub fn new(message: impl Into<Cow<'a, str>>, schema: &'a RequestedSchema) -> Self {
+        FormRequest {
+            message: message.into(),
+            schema,
+            version: ProtocolVersion::LATEST,
+        }
+    }
+
+    /// A request written for `version`: 2025-06-18 has no `mode` key. The schema must already
+    /// be the one for that version (see [`Elicit::requested_schema_for`](crate::Elicit::requested_schema_for)).
+    pub fn with_version(mut self, version: ProtocolVersion) -> Self {
+        self.version = version;
+        self
+    }
+
+    /// Replaces the message shown to the user.
+    pub fn with_message(mut self, message: impl Into<Cow<'a, str>>) -> Self {
+        self.message = message.into();
+        self
+    }
+
+    /// The message shown to the user.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The requested schema.
+    pub fn schema(&self) -> &'a RequestedSchema {
+        self.schema
+    }
+
+    /// The protocol version the request is written for.
+    pub fn version(&self) -> ProtocolVersion {
+        self.version
+    }
+
+    /// The params as a JSON value.
+    pub fn to_value(&self) -> serde_json::Value {
+        // Serializing these types into a `Value` cannot fail: every key is a string.
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+impl Serialize for FormRequest<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        if self.version.has_modes() {
+            map.serialize_entry("mode", "form")?;
+        }
+        map.serialize_entry("message", &self.message)?;
+        map.serialize_entry("requestedSchema", self.schema)?;
+        map.end()
+    }
+}

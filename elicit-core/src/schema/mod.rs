@@ -1,0 +1,276 @@
+//! The requestedSchema model: a flat object of primitive properties, exactly the MCP subset.
+//!
+//! A [`RequestedSchema`] comes from two places: `T::requested_schema()` for a derived type, and
+//! [`RequestedSchema::from_value`] for a schema that arrives as JSON. Both are the same type, so
+//! the same validation rules serve both.
+
+mod lower;
+mod parse;
+mod wire;
+
+pub use lower::{FieldOrder, MAX_SAFE_INTEGER};
+pub(crate) use lower::lower;
+pub(crate) use parse::json_type as json_type_name;
+
+use serde_json::Number;
+
+/// A string `format` that MCP elicitation allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `email`: an email address.
+    Email,
+    /// `uri`: an absolute URI (RFC 3986).
+    Uri,
+    /// `date`: an RFC 3339 full-date, `2026-11-30`.
+    Date,
+    /// `date-time`: an RFC 3339 date-time with an offset, `2026-11-30T12:00:00Z`.
+    DateTime,
+}
+
+impl Format {
+    /// The keyword value on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Email => "email",
+            Format::Uri => "uri",
+            Format::Date => "date",
+            Format::DateTime => "date-time",
+        }
+    }
+
+    /// Parses a wire keyword value.
+    pub fn from_wire(s: &str) -> Option<Format> {
+        Some(match s {
+            "email" => Format::Email,
+            "uri" => Format::Uri,
+            "date" => Format::Date,
+            "date-time" => Format::DateTime,
+            _ => return None,
+        })
+    }
+
+    /// Words for error messages.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Format::Email => "email address",
+            Format::Uri => "absolute URI",
+            Format::Date => "RFC 3339 date (YYYY-MM-DD)",
+            Format::DateTime => "RFC 3339 date-time with offset",
+        }
+    }
+}
+
+/// One choice of a single- or multi-select: the value sent on the wire and its display title.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The value the client sends back.
+    pub value: String,
+    /// The label a client shows; `None` shows the value itself.
+    pub title: Option<String>,
+}
+
+/// How a single-select writes its choices on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelectStyle {
+    /// `enum: [..]`, no titles.
+    Untitled,
+    /// `oneOf: [{const, title}]` (2025-11-25 and later).
+    Titled,
+    /// `enum: [..]` with `enumNames: [..]` (2025-06-18, deprecated later).
+    Legacy,
+}
+
+/// Rules of a `string` property.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StringRules {
+    /// `minLength`, in Unicode scalar values.
+    pub min_length: Option<u64>,
+    /// `maxLength`, in Unicode scalar values.
+    pub max_length: Option<u64>,
+    /// `format`.
+    pub format: Option<Format>,
+    /// `default`.
+    pub default: Option<String>,
+}
+
+/// Rules of a `number` or `integer` property.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NumberRules {
+    /// `integer` rather than `number`.
+    pub integer: bool,
+    /// `minimum`, inclusive.
+    pub minimum: Option<f64>,
+    /// `maximum`, inclusive.
+    pub maximum: Option<f64>,
+    /// `default`.
+    pub default: Option<Number>,
+}
+
+/// Rules of a single-select (`string` with choices).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelectRules {
+    /// The choices, in display order.
+    pub choices: Vec<Choice>,
+    /// How the choices are written on the wire.
+    pub style: SelectStyle,
+    /// `default`: one of the choice values.
+    pub default: Option<String>,
+}
+
+/// Rules of a multi-select (`array` of choices).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MultiSelectRules {
+    /// The choices, in display order.
+    pub choices: Vec<Choice>,
+    /// `items.anyOf: [{const, title}]` rather than `items.enum`.
+    pub titled: bool,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// Refuse the same choice twice. Not sent (MCP has no `uniqueItems`); set for Rust sets.
+    pub unique: bool,
+    /// `default`: choice values.
+    pub default: Option<Vec<String>>,
+}
+
+/// What a property holds, with its rules.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// `type: string`.
+    String(StringRules),
+    /// `type: number` or `type: integer`.
+    Number(NumberRules),
+    /// `type: boolean`, with its `default`.
+    Boolean(Option<bool>),
+    /// A single-select.
+    Select(SelectRules),
+    /// A multi-select.
+    MultiSelect(MultiSelectRules),
+}
+
+impl Kind {
+    /// The JSON type name of values of this kind.
+    pub fn json_type(&self) -> &'static str {
+        match self {
+            Kind::String(_) | Kind::Select(_) => "string",
+            Kind::Number(rules) if rules.integer => "integer",
+            Kind::Number(_) => "number",
+            Kind::Boolean(_) => "boolean",
+            Kind::MultiSelect(_) => "array",
+        }
+    }
+
+    /// Whether the kind carries a `default`.
+    pub fn has_default(&self) -> bool {
+        match self {
+            Kind::String(r) => r.default.is_some(),
+            Kind::Number(r) => r.default.is_some(),
+            Kind::Boolean(d) => d.is_some(),
+            Kind::Select(r) => r.default.is_some(),
+            Kind::MultiSelect(r) => r.default.is_some(),
+        }
+    }
+
+    /// The `default` as a JSON value, if there is one.
+    pub fn default_value(&self) -> Option<serde_json::Value> {
+        use serde_json::Value;
+        match self {
+            Kind::String(r) => r.default.clone().map(Value::String),
+            Kind::Number(r) => r.default.clone().map(Value::Number),
+            Kind::Boolean(d) => d.map(Value::Bool),
+            Kind::Select(r) => r.default.clone().map(Value::String),
+            Kind::MultiSelect(r) => r
+                .default
+                .as_ref()
+                .map(|d| Value::Array(d.iter().cloned().map(Value::String).collect())),
+        }
+    }
+}
+
+/// One property of a form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Property {
+    /// The name on the wire.
+    pub name: String,
+    /// `title`: the field's label.
+    pub title: Option<String>,
+    /// `description`: help text.
+    pub description: Option<String>,
+    /// Listed in the schema's `required`.
+    pub required: bool,
+    /// What the property holds.
+    pub kind: Kind,
+}
+
+/// A requestedSchema: `{"type":"object","properties":{..},"required":[..]}`.
+///
+/// Serializing it with serde writes exactly the JSON that goes on the wire. Properties keep their
+/// order, which is the order clients render the form in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestedSchema {
+    pub(crate) properties: Vec<Property>,
+    pub(crate) deny_unknown: bool,
+    pub(crate) dialect: Option<String>,
+}
+
+impl RequestedSchema {
+    /// A schema with these properties, in this order.
+    pub fn new(properties: Vec<Property>) -> Self {
+        RequestedSchema {
+            properties,
+            deny_unknown: false,
+            dialect: None,
+        }
+    }
+
+    /// The properties, in wire order.
+    pub fn properties(&self) -> &[Property] {
+        &self.properties
+    }
+
+    /// The property named `name` on the wire.
+    pub fn property(&self, name: &str) -> Option<&Property> {
+        self.properties.iter().find(|p| p.name == name)
+    }
+
+    /// The names listed in `required`, in property order.
+    pub fn required(&self) -> impl Iterator<Item = &str> {
+        self.properties
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| p.name.as_str())
+    }
+
+    /// Whether accepted content may hold properties the schema does not list. A derived type
+    /// with `#[serde(deny_unknown_fields)]` refuses them; this is enforced on parse, never sent.
+    pub fn denies_unknown(&self) -> bool {
+        self.deny_unknown
+    }
+
+    /// Sets whether unknown properties are refused on parse.
+    pub fn set_deny_unknown(&mut self, deny: bool) {
+        self.deny_unknown = deny;
+    }
+
+    /// The `$schema` dialect URI sent with the schema, if any.
+    pub fn dialect(&self) -> Option<&str> {
+        self.dialect.as_deref()
+    }
+
+    /// Sets the `$schema` dialect URI (`None` leaves it out).
+    pub fn set_dialect(&mut self, dialect: Option<String>) {
+        self.dialect = dialect;
+    }
+
+    /// The index of the property named `key`, trying `hint` first: keys usually arrive in
+    /// declaration order, so the hint makes the usual lookup a single comparison.
+    pub(crate) fn position(&self, key: &str, hint: usize) -> Option<usize> {
+        if let Some(p) = self.properties.get(hint)
+            && p.name == key
+        {
+            return Some(hint);
+        }
+        self.properties.iter().position(|p| p.name == key)
+    }
+}

@@ -1,0 +1,473 @@
+//! Reading a requestedSchema from JSON, strictly about structure and tolerant of annotations.
+
+use serde_json::{Map, Value};
+
+use super::{
+    Choice, Format, Kind, MultiSelectRules, NumberRules, Property, RequestedSchema, SelectRules,
+    SelectStyle, StringRules,
+};
+use crate::error::SchemaError;
+
+/// Keywords that change what a schema accepts but are outside the MCP subset. A schema holding
+/// one is refused: enforcing part of a schema would accept what its author meant to refuse.
+const UNSUPPORTED: &[&str] = &[
+    "$ref",
+    "$defs",
+    "definitions",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "const",
+    "multipleOf",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "pattern",
+    "patternProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "minProperties",
+    "maxProperties",
+    "unevaluatedProperties",
+    "prefixItems",
+    "contains",
+    "nullable",
+];
+
+impl RequestedSchema {
+    /// Parses a requestedSchema as a client receives it.
+    ///
+    /// Structure is checked strictly: the root must be `type: object` with a `properties` object,
+    /// each property one of the primitive kinds MCP allows, every keyword of the right JSON type,
+    /// `required` naming only listed properties, and no `min` above its `max`. Annotations that
+    /// do not change what is accepted (a root `title`, an extra `title` on multi-select items)
+    /// are tolerated.
+    pub fn from_value(value: Value) -> Result<RequestedSchema, SchemaError> {
+        let Value::Object(root) = value else {
+            return Err(SchemaError::root(format!(
+                "a requestedSchema must be a JSON object, got {}",
+                json_type(&value)
+            )));
+        };
+        parse_root(&root)
+    }
+}
+
+fn parse_root(root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        Some(other) => {
+            return Err(SchemaError::root(format!(
+                "the root must have `type: \"object\"`, got {other}"
+            )));
+        }
+        None => return Err(SchemaError::root("the root must have `type: \"object\"`")),
+    }
+    refuse_unsupported(root, None)?;
+    for key in ["anyOf", "oneOf", "items"] {
+        if root.contains_key(key) {
+            return Err(SchemaError::root(format!(
+                "`{key}` is not allowed at the root: a form is a flat object"
+            )));
+        }
+    }
+    let Some(props) = root.get("properties") else {
+        return Err(SchemaError::root(
+            "`properties` is missing: a form needs at least the `properties` object",
+        ));
+    };
+    let Value::Object(props) = props else {
+        return Err(SchemaError::root("`properties` must be an object"));
+    };
+    let mut properties = Vec::with_capacity(props.len());
+    for (name, schema) in props {
+        properties.push(parse_property(name, schema)?);
+    }
+    if let Some(required) = root.get("required") {
+        let Value::Array(required) = required else {
+            return Err(SchemaError::root("`required` must be an array of strings"));
+        };
+        for name in required {
+            let Value::String(name) = name else {
+                return Err(SchemaError::root("`required` must be an array of strings"));
+            };
+            match properties.iter_mut().find(|p| &p.name == name) {
+                Some(p) => p.required = true,
+                None => {
+                    return Err(SchemaError::property(
+                        name.as_str(),
+                        "is listed in `required` but not in `properties`",
+                    ));
+                }
+            }
+        }
+    }
+    let deny_unknown = match root.get("additionalProperties") {
+        None | Some(Value::Bool(true)) => false,
+        Some(Value::Bool(false)) => true,
+        Some(_) => {
+            return Err(SchemaError::root(
+                "`additionalProperties` other than a boolean is not allowed",
+            ));
+        }
+    };
+    let dialect = match root.get("$schema") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(SchemaError::root("`$schema` must be a string")),
+    };
+    Ok(RequestedSchema {
+        properties,
+        deny_unknown,
+        dialect,
+    })
+}
+
+fn refuse_unsupported(obj: &Map<String, Value>, name: Option<&str>) -> Result<(), SchemaError> {
+    if let Some(key) = UNSUPPORTED.iter().find(|k| obj.contains_key(**k)) {
+        let message = format!("`{key}` is outside the MCP elicitation schema subset");
+        return Err(match name {
+            Some(name) => SchemaError::property(name, message),
+            None => SchemaError::root(message),
+        });
+    }
+    Ok(())
+}
+
+fn parse_property(name: &str, schema: &Value) -> Result<Property, SchemaError> {
+    let err = |msg: String| SchemaError::property(name, msg);
+    let Value::Object(obj) = schema else {
+        return Err(err(format!(
+            "a property schema must be an object, got {}",
+            json_type(schema)
+        )));
+    };
+    refuse_unsupported(obj, Some(name))?;
+    let ty = match obj.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(Value::Array(_)) => {
+            return Err(err(
+                "a type array is not allowed; use one primitive type".into()
+            ));
+        }
+        Some(other) => return Err(err(format!("`type` must be a string, got {other}"))),
+        None if obj.contains_key("anyOf") => {
+            return Err(err(
+                "`anyOf` unions are not allowed; a property has one primitive type".into(),
+            ));
+        }
+        None => return Err(err("`type` is missing".into())),
+    };
+    if obj.contains_key("anyOf") {
+        return Err(err(
+            "`anyOf` is not allowed on a property; titled choices use `oneOf`".into(),
+        ));
+    }
+    let title = opt_string(obj, "title", name)?;
+    let description = opt_string(obj, "description", name)?;
+    let kind = match ty {
+        "string" if obj.contains_key("enum") || obj.contains_key("oneOf") => {
+            Kind::Select(parse_select(name, obj)?)
+        }
+        "string" => Kind::String(parse_string(name, obj)?),
+        "number" | "integer" => Kind::Number(parse_number(name, obj, ty == "integer")?),
+        "boolean" => Kind::Boolean(match obj.get("default") {
+            None => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(_) => return Err(err("`default` must be a boolean".into())),
+        }),
+        "array" => Kind::MultiSelect(parse_multi(name, obj)?),
+        "object" => {
+            return Err(err(
+                "nested objects are not allowed; a form is flat".into()
+            ));
+        }
+        "null" => return Err(err("`null` is not a property type".into())),
+        other => return Err(err(format!("unknown type `{other}`"))),
+    };
+    Ok(Property {
+        name: name.to_owned(),
+        title,
+        description,
+        required: false,
+        kind,
+    })
+}
+
+fn parse_string(name: &str, obj: &Map<String, Value>) -> Result<StringRules, SchemaError> {
+    let rules = StringRules {
+        min_length: opt_u64(obj, "minLength", name)?,
+        max_length: opt_u64(obj, "maxLength", name)?,
+        format: match obj.get("format") {
+            None => None,
+            Some(Value::String(f)) => Some(Format::from_wire(f).ok_or_else(|| {
+                SchemaError::property(
+                    name,
+                    format!("format `{f}` is not one of email, uri, date, date-time"),
+                )
+            })?),
+            Some(_) => return Err(SchemaError::property(name, "`format` must be a string")),
+        },
+        default: opt_string(obj, "default", name)?,
+    };
+    check_order(name, rules.min_length, rules.max_length, "minLength", "maxLength")?;
+    Ok(rules)
+}
+
+fn parse_number(
+    name: &str,
+    obj: &Map<String, Value>,
+    integer: bool,
+) -> Result<NumberRules, SchemaError> {
+    let num = |key: &str| match obj.get(key) {
+        None => Ok(None),
+        Some(Value::Number(n)) => Ok(n.as_f64()),
+        Some(_) => Err(SchemaError::property(name, format!("`{key}` must be a number"))),
+    };
+    let rules = NumberRules {
+        integer,
+        minimum: num("minimum")?,
+        maximum: num("maximum")?,
+        default: match obj.get("default") {
+            None => None,
+            Some(Value::Number(n)) if !integer || is_integral(n) => Some(n.clone()),
+            Some(_) => {
+                return Err(SchemaError::property(
+                    name,
+                    format!("`default` must be {}", if integer { "an integer" } else { "a number" }),
+                ));
+            }
+        },
+    };
+    if let (Some(min), Some(max)) = (rules.minimum, rules.maximum)
+        && min > max
+    {
+        return Err(SchemaError::property(name, "`minimum` is greater than `maximum`"));
+    }
+    Ok(rules)
+}
+
+pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+}
+
+fn parse_select(name: &str, obj: &Map<String, Value>) -> Result<SelectRules, SchemaError> {
+    let (choices, style) = match (obj.get("enum"), obj.get("oneOf")) {
+        (Some(_), Some(_)) => {
+            return Err(SchemaError::property(name, "has both `enum` and `oneOf`"));
+        }
+        (Some(values), None) => {
+            let mut choices = enum_values(name, values)?;
+            match obj.get("enumNames") {
+                None => (choices, SelectStyle::Untitled),
+                Some(Value::Array(names)) if names.len() == choices.len() => {
+                    for (choice, title) in choices.iter_mut().zip(names) {
+                        let Value::String(title) = title else {
+                            return Err(SchemaError::property(
+                                name,
+                                "`enumNames` must be an array of strings",
+                            ));
+                        };
+                        choice.title = Some(title.clone());
+                    }
+                    (choices, SelectStyle::Legacy)
+                }
+                Some(_) => {
+                    return Err(SchemaError::property(
+                        name,
+                        "`enumNames` must be an array of strings as long as `enum`",
+                    ));
+                }
+            }
+        }
+        (None, Some(branches)) => (titled_choices(name, branches, "oneOf")?, SelectStyle::Titled),
+        (None, None) => unreachable_choice(name)?,
+    };
+    let default = opt_string(obj, "default", name)?;
+    if let Some(d) = &default
+        && !choices.iter().any(|c| &c.value == d)
+    {
+        return Err(SchemaError::property(name, format!("`default` {d:?} is not a choice")));
+    }
+    Ok(SelectRules {
+        choices,
+        style,
+        default,
+    })
+}
+
+fn unreachable_choice<T>(name: &str) -> Result<T, SchemaError> {
+    Err(SchemaError::property(name, "a single-select needs `enum` or `oneOf`"))
+}
+
+fn parse_multi(name: &str, obj: &Map<String, Value>) -> Result<MultiSelectRules, SchemaError> {
+    let err = |msg: &str| SchemaError::property(name, msg);
+    let Some(Value::Object(items)) = obj.get("items") else {
+        return Err(err(
+            "an array must have `items` holding an enum: only multi-selects are allowed",
+        ));
+    };
+    refuse_unsupported(items, Some(name))?;
+    let (choices, titled) = match (items.get("enum"), items.get("anyOf")) {
+        (Some(values), None) => {
+            match items.get("type") {
+                Some(Value::String(t)) if t == "string" => {}
+                None => {}
+                Some(_) => return Err(err("multi-select items must be of type string")),
+            }
+            (enum_values(name, values)?, false)
+        }
+        (None, Some(branches)) => (titled_choices(name, branches, "items.anyOf")?, true),
+        _ => {
+            return Err(err(
+                "an array's `items` must be an enum (`enum` or `anyOf` of const/title): only multi-selects are allowed",
+            ));
+        }
+    };
+    let min_items = opt_u64(obj, "minItems", name)?;
+    let max_items = opt_u64(obj, "maxItems", name)?;
+    check_order(name, min_items, max_items, "minItems", "maxItems")?;
+    let unique = match obj.get("uniqueItems") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(err("`uniqueItems` must be a boolean")),
+    };
+    let default = match obj.get("default") {
+        None => None,
+        Some(Value::Array(values)) => {
+            let mut out = Vec::with_capacity(values.len());
+            for v in values {
+                match v {
+                    Value::String(s) if choices.iter().any(|c| &c.value == s) => out.push(s.clone()),
+                    _ => return Err(err("`default` must list choice values")),
+                }
+            }
+            Some(out)
+        }
+        Some(_) => return Err(err("`default` must be an array of choice values")),
+    };
+    Ok(MultiSelectRules {
+        choices,
+        titled,
+        min_items,
+        max_items,
+        unique,
+        default,
+    })
+}
+
+fn enum_values(name: &str, values: &Value) -> Result<Vec<Choice>, SchemaError> {
+    let err = || SchemaError::property(name, "`enum` must be a non-empty array of strings");
+    let Value::Array(values) = values else {
+        return Err(err());
+    };
+    if values.is_empty() {
+        return Err(err());
+    }
+    values
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => Ok(Choice {
+                value: s.clone(),
+                title: None,
+            }),
+            _ => Err(err()),
+        })
+        .collect()
+}
+
+fn titled_choices(name: &str, branches: &Value, key: &str) -> Result<Vec<Choice>, SchemaError> {
+    let err = || {
+        SchemaError::property(
+            name,
+            format!("`{key}` must be a non-empty array of {{\"const\": string, \"title\": string}}"),
+        )
+    };
+    let Value::Array(branches) = branches else {
+        return Err(err());
+    };
+    if branches.is_empty() {
+        return Err(err());
+    }
+    branches
+        .iter()
+        .map(|b| {
+            let Value::Object(b) = b else {
+                return Err(err());
+            };
+            let Some(Value::String(value)) = b.get("const") else {
+                return Err(err());
+            };
+            let title = match b.get("title") {
+                None => None,
+                Some(Value::String(t)) => Some(t.clone()),
+                Some(_) => return Err(err()),
+            };
+            Ok(Choice {
+                value: value.clone(),
+                title,
+            })
+        })
+        .collect()
+}
+
+fn opt_string(
+    obj: &Map<String, Value>,
+    key: &str,
+    name: &str,
+) -> Result<Option<String>, SchemaError> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(SchemaError::property(name, format!("`{key}` must be a string"))),
+    }
+}
+
+fn opt_u64(obj: &Map<String, Value>, key: &str, name: &str) -> Result<Option<u64>, SchemaError> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(n) => Ok(Some(n)),
+            None => match n.as_f64() {
+                Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(Some(f as u64)),
+                _ => Err(SchemaError::property(
+                    name,
+                    format!("`{key}` must be a non-negative integer"),
+                )),
+            },
+        },
+        Some(_) => Err(SchemaError::property(
+            name,
+            format!("`{key}` must be a non-negative integer"),
+        )),
+    }
+}
+
+fn check_order(
+    name: &str,
+    min: Option<u64>,
+    max: Option<u64>,
+    min_key: &str,
+    max_key: &str,
+) -> Result<(), SchemaError> {
+    match (min, max) {
+        (Some(min), Some(max)) if min > max => Err(SchemaError::property(
+            name,
+            format!("`{min_key}` {min} is greater than `{max_key}` {max}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+pub(crate) fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}

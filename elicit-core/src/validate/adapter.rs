@@ -1,0 +1,400 @@
+//! serde adapters that put the rules of [`super::check`] between a deserializer and its target.
+//!
+//! - [`ContentSeed`] reads accepted `content` into any target (`T`, a map, `IgnoredAny`).
+//! - [`ContentMap`] sees every key: it finds the property, refuses duplicates and unknown keys
+//!   where the form asks, and at the end reports missing required properties.
+//! - [`Checked`] wraps one property's value so every scalar passes through [`Check`].
+
+use std::cell::Cell;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::forward_to_deserialize_any;
+
+use super::check::{Check, Hint, Target};
+use super::{BitSet, Sink};
+use crate::error::{Location, Rule};
+
+/// Deserializes accepted content into `C` through the rules.
+pub(crate) struct ContentSeed<'a, 's, C> {
+    pub(crate) sink: &'a Sink<'s>,
+    pub(crate) marker: PhantomData<fn() -> C>,
+}
+
+impl<'a, 's, C> ContentSeed<'a, 's, C> {
+    pub(crate) fn new(sink: &'a Sink<'s>) -> Self {
+        ContentSeed {
+            sink,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'de, C: de::Deserialize<'de>> DeserializeSeed<'de> for ContentSeed<'_, '_, C> {
+    type Value = C;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<C, D::Error> {
+        C::deserialize(ContentDe {
+            sink: self.sink,
+            inner: d,
+        })
+    }
+}
+
+struct ContentDe<'a, 's, D> {
+    sink: &'a Sink<'s>,
+    inner: D,
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ContentDe<'_, '_, D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_any(ContentVisitor {
+            sink: self.sink,
+            visitor,
+        })
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+struct ContentVisitor<'a, 's, V> {
+    sink: &'a Sink<'s>,
+    visitor: V,
+}
+
+impl<'a, 's, V> ContentVisitor<'a, 's, V> {
+    fn not_object(&self, received: &str) {
+        self.sink.push(
+            Location::Envelope,
+            Rule::ContentNotObject,
+            Some(received.into()),
+        );
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object of form values")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_map(ContentMap::new(map, self.sink))
+    }
+
+    /// Accept with `content: null` is read as `{}`: optional forms accept, required fields are
+    /// reported missing.
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor
+            .visit_map(ContentMap::new(EmptyMap(PhantomData), self.sink))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visit_unit()
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
+        self.not_object(&v.to_string());
+        Err(super::check::stop())
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
+        self.not_object(&v.to_string());
+        Err(super::check::stop())
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
+        self.not_object(&v.to_string());
+        Err(super::check::stop())
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
+        self.not_object(&v.to_string());
+        Err(super::check::stop())
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<V::Value, E> {
+        self.not_object("a string");
+        Err(super::check::stop())
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
+        self.not_object("an array");
+        Err(super::check::stop())
+    }
+}
+
+/// A map with no entries, read in place of `content: null` or absent content.
+pub(crate) struct EmptyMap<E>(pub(crate) PhantomData<E>);
+
+impl<'de, E: de::Error> MapAccess<'de> for EmptyMap<E> {
+    type Error = E;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, _: K) -> Result<Option<K::Value>, E> {
+        Ok(None)
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, _: T) -> Result<T::Value, E> {
+        Err(E::custom("an empty map has no values"))
+    }
+}
+
+/// The properties of accepted content, each key matched to its property as it is read.
+struct ContentMap<'a, 's, A> {
+    inner: A,
+    sink: &'a Sink<'s>,
+    seen: BitSet,
+    /// The property whose key was read last, whose value comes next.
+    found: Cell<Option<usize>>,
+    /// Where the next key is probably declared: keys tend to come in declaration order.
+    next: usize,
+}
+
+impl<'a, 's, A> ContentMap<'a, 's, A> {
+    fn new(inner: A, sink: &'a Sink<'s>) -> Self {
+        ContentMap {
+            inner,
+            sink,
+            seen: BitSet::new(sink.schema.properties.len()),
+            found: Cell::new(None),
+            next: 0,
+        }
+    }
+
+    fn report_missing(&self) {
+        for (i, prop) in self.sink.schema.properties.iter().enumerate() {
+            if prop.required && !self.seen.contains(i) {
+                self.sink
+                    .push(Location::Property(prop.name.clone()), Rule::Required, None);
+            }
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.found.set(None);
+        let key = self.inner.next_key_seed(KeySeed {
+            seed,
+            sink: self.sink,
+            found: &self.found,
+            hint: self.next,
+        })?;
+        match (&key, self.found.get()) {
+            (None, _) => {
+                self.sink.set_current(None);
+                self.report_missing();
+            }
+            (Some(_), Some(i)) => {
+                if self.seen.insert(i) {
+                    self.sink.push(
+                        Location::Property(self.sink.schema.properties[i].name.clone()),
+                        Rule::DuplicateKey,
+                        None,
+                    );
+                }
+                self.next = i + 1;
+                self.sink.set_current(Some(i));
+            }
+            (Some(_), None) => self.sink.set_current(None),
+        }
+        Ok(key)
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        match self.found.take() {
+            Some(i) => self.inner.next_value_seed(PropSeed {
+                seed,
+                target: Target::Prop(&self.sink.schema.properties[i]),
+                sink: self.sink,
+            }),
+            None => self.inner.next_value_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
+}
+
+struct KeySeed<'a, 's, K> {
+    seed: K,
+    sink: &'a Sink<'s>,
+    found: &'a Cell<Option<usize>>,
+    hint: usize,
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<K::Value, D::Error> {
+        let key = KeyDe {
+            inner: d,
+            sink: self.sink,
+            found: self.found,
+            hint: self.hint,
+        };
+        self.seed.deserialize(key)
+    }
+}
+
+/// A key on its way to the target, looked up in the schema as it passes.
+struct KeyDe<'a, 's, D> {
+    inner: D,
+    sink: &'a Sink<'s>,
+    found: &'a Cell<Option<usize>>,
+    hint: usize,
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, '_, D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_str(KeyVisitor {
+            visitor,
+            sink: self.sink,
+            found: self.found,
+            hint: self.hint,
+        })
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+struct KeyVisitor<'a, 's, V> {
+    visitor: V,
+    sink: &'a Sink<'s>,
+    found: &'a Cell<Option<usize>>,
+    hint: usize,
+}
+
+impl<V> KeyVisitor<'_, '_, V> {
+    fn find(&self, key: &str) {
+        let schema = self.sink.schema;
+        match schema.position(key, self.hint) {
+            Some(i) => self.found.set(Some(i)),
+            None if schema.deny_unknown && key != "_meta" => self.sink.push(
+                Location::Property(key.to_owned()),
+                Rule::UnknownProperty,
+                None,
+            ),
+            None => {}
+        }
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.find(v);
+        self.visitor.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.find(v);
+        self.visitor.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.find(&v);
+        self.visitor.visit_string(v)
+    }
+}
+
+struct PropSeed<'a, 's, T> {
+    seed: T,
+    target: Target<'a>,
+    sink: &'a Sink<'s>,
+}
+
+impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for PropSeed<'_, '_, T> {
+    type Value = T::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
+        self.seed.deserialize(Checked {
+            target: self.target,
+            sink: self.sink,
+            inner: d,
+        })
+    }
+}
+
+/// One value, checked against its target on its way through.
+pub(crate) struct Checked<'a, 's, D> {
+    pub(crate) target: Target<'a>,
+    pub(crate) sink: &'a Sink<'s>,
+    pub(crate) inner: D,
+}
+
+impl<'a, 's, D> Checked<'a, 's, D> {
+    fn check<V>(self, hint: Hint, visitor: V) -> (D, Check<'a, 's, V>) {
+        let check = Check {
+            target: self.target,
+            sink: self.sink,
+            hint,
+            visitor,
+        };
+        (self.inner, check)
+    }
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_any(check)
+    }
+
+    /// A present value of an `Option` field is `Some`; `null` is not a legal content value, so
+    /// it reaches the rules and is refused there.
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let (inner, check) = self.check(Hint::Enum, visitor);
+        inner.deserialize_any(check)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}

@@ -1,0 +1,357 @@
+//! The rules: what a property of each kind accepts. Every path that reads content goes through
+//! the visitor here, so there is one copy of them.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeserializer};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+
+use super::adapter::Checked;
+use super::{BitSet, Sink, format};
+use crate::error::{Location, Rule};
+use crate::schema::{Kind, Property};
+
+/// What is being checked: a property's value, or one item of a multi-select.
+#[derive(Clone, Copy)]
+pub(crate) enum Target<'a> {
+    Prop(&'a Property),
+    Item {
+        prop: &'a Property,
+        index: usize,
+        seen: &'a RefCell<BitSet>,
+    },
+}
+
+impl Target<'_> {
+    fn location(&self) -> Location {
+        match *self {
+            Target::Prop(p) => Location::Property(p.name.clone()),
+            Target::Item { prop, index, .. } => Location::Item(prop.name.clone(), index),
+        }
+    }
+
+    fn expected(&self) -> &'static str {
+        match *self {
+            Target::Prop(p) => p.kind.json_type(),
+            Target::Item { .. } => "string",
+        }
+    }
+}
+
+/// What the target type asked the deserializer for, where it changes how a value is handed on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hint {
+    Any,
+    /// A unit enum: a valid string is handed on as an enum variant.
+    Enum,
+}
+
+/// Checks each value against its target's rules, records what it breaks, and hands the value on
+/// to the wrapped visitor.
+pub(crate) struct Check<'a, 's, V> {
+    pub(crate) target: Target<'a>,
+    pub(crate) sink: &'a Sink<'s>,
+    pub(crate) hint: Hint,
+    pub(crate) visitor: V,
+}
+
+enum Num {
+    U(u64),
+    I(i64),
+    F(f64),
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Num::U(n) => write!(f, "{n}"),
+            Num::I(n) => write!(f, "{n}"),
+            Num::F(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl Num {
+    fn as_f64(&self) -> f64 {
+        match *self {
+            Num::U(n) => n as f64,
+            Num::I(n) => n as f64,
+            Num::F(n) => n,
+        }
+    }
+}
+
+fn quoted(s: &str) -> String {
+    // Enough of the string to show, quoted as JSON; a long one is cut by `Violation::new`.
+    let head: String = s.chars().take(80).collect();
+    serde_json::to_string(&head).unwrap_or_default()
+}
+
+impl<'a, 's, V> Check<'a, 's, V> {
+    fn violation(&self, rule: Rule, received: impl FnOnce() -> String) {
+        self.sink.push(self.target.location(), rule, Some(received()));
+    }
+
+    fn wrong_type(&self, received: impl FnOnce() -> String) {
+        let expected = self.target.expected();
+        self.violation(Rule::Type { expected }, received);
+    }
+
+    fn check_str(&self, s: &str) {
+        let prop = match self.target {
+            Target::Prop(p) => p,
+            Target::Item { prop, index: _, seen } => {
+                let Kind::MultiSelect(rules) = &prop.kind else {
+                    return;
+                };
+                match rules.choices.iter().position(|c| c.value == s) {
+                    None => self.violation(Rule::NotAChoice, || quoted(s)),
+                    Some(i) => {
+                        if seen.borrow_mut().insert(i) && rules.unique {
+                            self.violation(Rule::UniqueItems, || quoted(s));
+                        }
+                    }
+                }
+                return;
+            }
+        };
+        match &prop.kind {
+            Kind::String(rules) => {
+                if let Some(min) = rules.min_length
+                    && (s.len() as u64) < min.saturating_mul(4)
+                {
+                    let n = s.chars().count() as u64;
+                    if n < min {
+                        self.violation(Rule::MinLength(min), || quoted(s));
+                    }
+                }
+                if let Some(max) = rules.max_length
+                    && s.len() as u64 > max
+                    && s.chars().count() as u64 > max
+                {
+                    self.violation(Rule::MaxLength(max), || quoted(s));
+                }
+                if let Some(f) = rules.format
+                    && !format::is_valid(f, s)
+                {
+                    self.violation(Rule::Format(f), || quoted(s));
+                }
+            }
+            Kind::Select(rules) => {
+                if !rules.choices.iter().any(|c| c.value == s) {
+                    self.violation(Rule::NotAChoice, || quoted(s));
+                }
+            }
+            _ => self.wrong_type(|| quoted(s)),
+        }
+    }
+
+    fn check_num(&self, n: &Num) {
+        let Target::Prop(Property {
+            kind: Kind::Number(rules),
+            ..
+        }) = self.target
+        else {
+            return self.wrong_type(|| n.to_string());
+        };
+        if let Num::F(f) = n
+            && rules.integer
+            && f.fract() != 0.0
+        {
+            return self.wrong_type(|| n.to_string());
+        }
+        let value = n.as_f64();
+        if let Some(min) = rules.minimum
+            && value < min
+        {
+            self.violation(Rule::Minimum(min), || n.to_string());
+        }
+        if let Some(max) = rules.maximum
+            && value > max
+        {
+            self.violation(Rule::Maximum(max), || n.to_string());
+        }
+    }
+
+    fn is_integer_prop(&self) -> bool {
+        matches!(
+            self.target,
+            Target::Prop(Property { kind: Kind::Number(r), .. }) if r.integer
+        )
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
+        if !matches!(self.target, Target::Prop(Property { kind: Kind::Boolean(_), .. })) {
+            self.wrong_type(|| v.to_string());
+        }
+        self.visitor.visit_bool(v)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
+        self.check_num(&Num::I(v));
+        self.visitor.visit_i64(v)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
+        self.check_num(&Num::U(v));
+        self.visitor.visit_u64(v)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
+        self.check_num(&Num::F(v));
+        // `30.0` is an integer in JSON Schema; hand it to integer types as one.
+        if self.is_integer_prop() && v.fract() == 0.0 {
+            if (0.0..18_446_744_073_709_551_616.0).contains(&v) {
+                return self.visitor.visit_u64(v as u64);
+            }
+            if (-9_223_372_036_854_775_808.0..0.0).contains(&v) {
+                return self.visitor.visit_i64(v as i64);
+            }
+        }
+        self.visitor.visit_f64(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.check_str(v);
+        match self.hint {
+            Hint::Enum => self.visitor.visit_enum(StrDeserializer::<E>::new(v)),
+            Hint::Any => self.visitor.visit_str(v),
+        }
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.check_str(v);
+        match self.hint {
+            Hint::Enum => self.visitor.visit_enum(BorrowedStrDeserializer::<E>::new(v)),
+            Hint::Any => self.visitor.visit_borrowed_str(v),
+        }
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.check_str(&v);
+        match self.hint {
+            Hint::Enum => self.visitor.visit_enum(StringDeserializer::<E>::new(v)),
+            Hint::Any => self.visitor.visit_string(v),
+        }
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.wrong_type(|| "null".into());
+        self.visitor.visit_unit()
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.wrong_type(|| "null".into());
+        self.visitor.visit_none()
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.wrong_type(|| "an object".into());
+        self.visitor.visit_map(map)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        let prop = match self.target {
+            Target::Prop(p @ Property { kind: Kind::MultiSelect(_), .. }) => p,
+            _ => {
+                self.wrong_type(|| "an array".into());
+                return self.visitor.visit_seq(seq);
+            }
+        };
+        let Kind::MultiSelect(rules) = &prop.kind else {
+            unreachable!("matched above")
+        };
+        let count = Cell::new(0usize);
+        let seen = RefCell::new(BitSet::new(rules.choices.len()));
+        let value = self.visitor.visit_seq(Items {
+            inner: seq,
+            prop,
+            sink: self.sink,
+            count: &count,
+            seen: &seen,
+        })?;
+        let n = count.get() as u64;
+        let location = || Location::Property(prop.name.clone());
+        if let Some(min) = rules.min_items
+            && n < min
+        {
+            self.sink.push(location(), Rule::MinItems(min), Some(format!("{n} items")));
+        }
+        if let Some(max) = rules.max_items
+            && n > max
+        {
+            self.sink.push(location(), Rule::MaxItems(max), Some(format!("{n} items")));
+        }
+        Ok(value)
+    }
+}
+
+/// The items of a multi-select, each checked as it is read.
+struct Items<'a, 's, A> {
+    inner: A,
+    prop: &'a Property,
+    sink: &'a Sink<'s>,
+    count: &'a Cell<usize>,
+    seen: &'a RefCell<BitSet>,
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, A::Error> {
+        let index = self.count.get();
+        let target = Target::Item {
+            prop: self.prop,
+            index,
+            seen: self.seen,
+        };
+        let item = self.inner.next_element_seed(ItemSeed {
+            seed,
+            target,
+            sink: self.sink,
+        })?;
+        if item.is_some() {
+            self.count.set(index + 1);
+        }
+        Ok(item)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
+}
+
+struct ItemSeed<'a, 's, T> {
+    seed: T,
+    target: Target<'a>,
+    sink: &'a Sink<'s>,
+}
+
+impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ItemSeed<'_, '_, T> {
+    type Value = T::Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
+        self.seed.deserialize(Checked {
+            target: self.target,
+            sink: self.sink,
+            inner: d,
+        })
+    }
+}
+
+/// An error that stops the target after a violation was recorded; the sink says what it was.
+pub(crate) fn stop<E: de::Error>() -> E {
+    E::custom("the reply breaks the requested schema")
+}

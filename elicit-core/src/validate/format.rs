@@ -1,0 +1,268 @@
+//! The four string formats MCP elicitation allows, checked strictly.
+
+use crate::schema::Format;
+
+/// Whether `s` is a valid value of `format`.
+pub fn is_valid(format: Format, s: &str) -> bool {
+    match format {
+        Format::Email => is_email(s),
+        Format::Uri => is_absolute_uri(s),
+        Format::Date => is_date(s.as_bytes()),
+        Format::DateTime => is_date_time(s.as_bytes()),
+    }
+}
+
+/// An address `local@domain` (RFC 5321 mailbox): a dot-atom or quoted local part of at most 64
+/// bytes, and a host name (labels of letters, digits and inner hyphens; non-ASCII letters allowed
+/// as in RFC 6531) or a bracketed address literal. A domain without a dot (`user@localhost`) is
+/// valid, as RFC 5321 allows.
+fn is_email(s: &str) -> bool {
+    let Some(at) = s.rfind('@') else {
+        return false;
+    };
+    let (local, domain) = (&s[..at], &s[at + 1..]);
+    is_local_part(local) && is_mail_domain(domain)
+}
+
+fn is_local_part(local: &str) -> bool {
+    if local.is_empty() || local.len() > 64 {
+        return false;
+    }
+    if let Some(inner) = local.strip_prefix('"').and_then(|l| l.strip_suffix('"')) {
+        let mut escaped = false;
+        for c in inner.chars() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' || c.is_control() {
+                return false;
+            }
+        }
+        return !escaped;
+    }
+    local.split('.').all(|atom| {
+        !atom.is_empty()
+            && atom.chars().all(|c| {
+                c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c) || !c.is_ascii()
+            })
+            && !atom.chars().any(char::is_whitespace)
+    })
+}
+
+fn is_mail_domain(domain: &str) -> bool {
+    if let Some(literal) = domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
+        return !literal.is_empty()
+            && literal
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == ':');
+    }
+    is_host_name(domain)
+}
+
+fn is_host_name(host: &str) -> bool {
+    !host.is_empty()
+        && host.len() <= 253
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || (!c.is_ascii() && c.is_alphanumeric()))
+        })
+}
+
+/// An absolute URI (RFC 3986 section 4.3 plus an optional fragment): a scheme, `:`, then only
+/// characters URIs allow, with well-formed percent-escapes and at most one `#`.
+fn is_absolute_uri(s: &str) -> bool {
+    let Some(colon) = s.find(':') else {
+        return false;
+    };
+    let (scheme, rest) = (&s[..colon], &s[colon + 1..]);
+    let mut chars = scheme.chars();
+    if !chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    {
+        return false;
+    }
+    let bytes = rest.as_bytes();
+    let mut fragment = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
+                if !hex(i + 1) || !hex(i + 2) {
+                    return false;
+                }
+                i += 3;
+                continue;
+            }
+            b'#' if fragment => return false,
+            b'#' => fragment = true,
+            b if b.is_ascii_alphanumeric() => {}
+            b'-' | b'.' | b'_' | b'~' => {}
+            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' => {}
+            b':' | b'@' | b'/' | b'?' | b'[' | b']' => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    true
+}
+
+fn digits(s: &[u8]) -> Option<u32> {
+    if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(s.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
+}
+
+/// RFC 3339 `full-date`: `YYYY-MM-DD`, a real day of a real month (leap years counted).
+fn is_date(s: &[u8]) -> bool {
+    if s.len() != 10 || s[4] != b'-' || s[7] != b'-' {
+        return false;
+    }
+    let (Some(year), Some(month), Some(day)) = (digits(&s[0..4]), digits(&s[5..7]), digits(&s[8..10]))
+    else {
+        return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+/// RFC 3339 `date-time`: a full-date, `T`, `HH:MM:SS`, an optional fraction, and an offset
+/// (`Z` or `+HH:MM`/`-HH:MM`), which is required. Second 60 is allowed for leap seconds.
+fn is_date_time(s: &[u8]) -> bool {
+    if s.len() < 20 || !is_date(&s[..10]) || !matches!(s[10], b'T' | b't') {
+        return false;
+    }
+    let time = &s[11..];
+    if time.len() < 9 || time[2] != b':' || time[5] != b':' {
+        return false;
+    }
+    let (Some(h), Some(m), Some(sec)) = (digits(&time[0..2]), digits(&time[3..5]), digits(&time[6..8]))
+    else {
+        return false;
+    };
+    if h > 23 || m > 59 || sec > 60 {
+        return false;
+    }
+    let mut rest = &time[8..];
+    if let Some(frac) = rest.strip_prefix(b".") {
+        let n = frac.iter().take_while(|b| b.is_ascii_digit()).count();
+        if n == 0 {
+            return false;
+        }
+        rest = &frac[n..];
+    }
+    match rest {
+        [b'Z' | b'z'] => true,
+        [b'+' | b'-', oh1, oh2, b':', om1, om2] => {
+            matches!((digits(&[*oh1, *oh2]), digits(&[*om1, *om2])), (Some(oh), Some(om)) if oh <= 23 && om <= 59)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails() {
+        for ok in [
+            "jane@example.com",
+            "a.b+tag@sub.example.co.uk",
+            "user@localhost",
+            "\"quoted name\"@example.com",
+            "josé@exämple.com",
+            "x@[192.168.0.1]",
+        ] {
+            assert!(is_email(ok), "{ok}");
+        }
+        for bad in [
+            "not-an-email",
+            "Ada",
+            "@example.com",
+            "user@",
+            "a..b@example.com",
+            ".a@example.com",
+            "a b@example.com",
+            "user@-example.com",
+            "user@exa mple.com",
+            "user@example..com",
+        ] {
+            assert!(!is_email(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn uris() {
+        for ok in [
+            "https://example.com/a?b=c#d",
+            "urn:isbn:0451450523",
+            "mailto:jane@example.com",
+            "http://[::1]:8080/",
+            "file:///tmp/x%20y",
+        ] {
+            assert!(is_absolute_uri(ok), "{ok}");
+        }
+        for bad in [
+            "example.com",
+            "/relative/path",
+            "1http://x",
+            "http://exa mple.com",
+            "http://x/%zz",
+            "http://x/#a#b",
+            "http://x/ü",
+            "",
+        ] {
+            assert!(!is_absolute_uri(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn dates() {
+        for ok in ["2026-11-30", "2024-02-29", "2000-02-29", "0001-01-01"] {
+            assert!(is_date(ok.as_bytes()), "{ok}");
+        }
+        for bad in ["2026-02-29", "1900-02-29", "2026-13-01", "2026-00-10", "2026-1-01", "26-11-30", "2026-11-31", "2026/11/30"] {
+            assert!(!is_date(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn date_times() {
+        for ok in [
+            "2026-11-30T12:00:00Z",
+            "2026-11-30t12:00:00z",
+            "2026-11-30T23:59:60Z",
+            "2026-11-30T12:00:00.123456+05:30",
+            "2026-11-30T00:00:00-00:00",
+        ] {
+            assert!(is_date_time(ok.as_bytes()), "{ok}");
+        }
+        for bad in [
+            "2023-08-27T03:05:00",
+            "2026-11-30 12:00:00Z",
+            "2026-11-30T24:00:00Z",
+            "2026-11-30T12:60:00Z",
+            "2026-11-30T12:00:00.Z",
+            "2026-11-30T12:00:00+5:30",
+            "2026-11-30T12:00:00+24:00",
+            "2026-11-30",
+        ] {
+            assert!(!is_date_time(bad.as_bytes()), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Validation of accepted content against a [`RequestedSchema`], done while the content is
+//! deserialized.
+//!
+//! There is one implementation of the rules ([`check`]). The adapters in [`adapter`] wrap any
+//! serde `Deserializer` so that every value passes through those rules on its way into the
+//! target: a user's type `T` on the typed path, a `Map<String, Value>` on the runtime path, or
+//! `IgnoredAny` when only the list of violations is wanted.
+//!
+//! A broken rule is recorded in a [`Sink`] and the value is still handed on, so one pass finds
+//! every violation that does not stop the target's own deserializer.
+
+pub(crate) mod adapter;
+mod check;
+pub(crate) mod run;
+pub(crate) mod envelope;
+pub mod format;
+
+use std::cell::{Cell, RefCell};
+
+use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::schema::RequestedSchema;
+
+/// Where violations found during one parse are collected.
+pub(crate) struct Sink<'s> {
+    pub(crate) schema: &'s RequestedSchema,
+    violations: RefCell<Vec<Violation>>,
+    /// The property whose value is being read, to name it in an error from the target type.
+    current: Cell<Option<usize>>,
+}
+
+impl<'s> Sink<'s> {
+    pub(crate) fn new(schema: &'s RequestedSchema) -> Self {
+        Sink {
+            schema,
+            violations: RefCell::new(Vec::new()),
+            current: Cell::new(None),
+        }
+    }
+
+    pub(crate) fn push(&self, location: Location, rule: Rule, received: Option<String>) {
+        self.violations
+            .borrow_mut()
+            .push(Violation::new(location, rule, received));
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.violations.borrow().is_empty()
+    }
+
+    pub(crate) fn set_current(&self, index: Option<usize>) {
+        self.current.set(index);
+    }
+
+    /// Where an error the rules did not foresee happened: the property being read, if any.
+    pub(crate) fn current_location(&self) -> Location {
+        match self.current.get() {
+            Some(i) => Location::Property(self.schema.properties[i].name.clone()),
+            None => Location::Envelope,
+        }
+    }
+
+    pub(crate) fn take(&self) -> Vec<Violation> {
+        std::mem::take(&mut self.violations.borrow_mut())
+    }
+
+    pub(crate) fn into_error(self) -> ElicitError {
+        ElicitError::new(self.violations.into_inner())
+    }
+}
+
+/// A set of small indices (properties of a form, choices of a multi-select) that allocates only
+/// past 64 members.
+pub(crate) enum BitSet {
+    Small(u64),
+    Large(Vec<bool>),
+}
+
+impl BitSet {
+    pub(crate) fn new(size: usize) -> Self {
+        if size <= 64 {
+            BitSet::Small(0)
+        } else {
+            BitSet::Large(vec![false; size])
+        }
+    }
+
+    /// Inserts `i`; returns whether it was already present.
+    pub(crate) fn insert(&mut self, i: usize) -> bool {
+        match self {
+            BitSet::Small(bits) => {
+                let mask = 1u64 << i;
+                let had = *bits & mask != 0;
+                *bits |= mask;
+                had
+            }
+            BitSet::Large(bits) => std::mem::replace(&mut bits[i], true),
+        }
+    }
+
+    pub(crate) fn contains(&self, i: usize) -> bool {
+        match self {
+            BitSet::Small(bits) => bits & (1u64 << i) != 0,
+            BitSet::Large(bits) => bits[i],
+        }
+    }
+}

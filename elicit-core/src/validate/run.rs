@@ -1,0 +1,79 @@
+//! Driving a parse: the fast pass into the target, and on failure a second pass that lists every
+//! violation.
+//!
+//! The fast pass stops at the first error the target itself raises (a string where `T` has a
+//! number, say). Rules that do not stop the target (a length, a range, a format) are all
+//! recorded in the fast pass already. When it stops, the reply is read again into `IgnoredAny`,
+//! which never stops, so the error lists everything. A valid reply is read once.
+
+use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
+use serde_json::Value;
+
+use super::Sink;
+use super::envelope::{Envelope, Outcome};
+use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::schema::RequestedSchema;
+
+/// Parses a reply held as JSON text.
+pub(crate) fn from_str<C: DeserializeOwned>(
+    schema: &RequestedSchema,
+    json: &str,
+) -> Result<Outcome<C>, ElicitError> {
+    let sink = Sink::new(schema);
+    let mut de = serde_json::Deserializer::from_str(json);
+    let fast = Envelope::<C>::new(&sink)
+        .deserialize(&mut de)
+        .and_then(|outcome| de.end().map(|()| outcome));
+    finish(sink, fast, || {
+        let sink = Sink::new(schema);
+        let mut de = serde_json::Deserializer::from_str(json);
+        let slow = Envelope::<IgnoredAny>::new(&sink)
+            .deserialize(&mut de)
+            .and_then(|_| de.end());
+        (sink.take(), slow.err())
+    })
+}
+
+/// Parses a reply held as a JSON value.
+pub(crate) fn from_value<C: DeserializeOwned>(
+    schema: &RequestedSchema,
+    value: &Value,
+) -> Result<Outcome<C>, ElicitError> {
+    let sink = Sink::new(schema);
+    let fast = Envelope::<C>::new(&sink).deserialize(value);
+    finish(sink, fast, || {
+        let sink = Sink::new(schema);
+        let slow = Envelope::<IgnoredAny>::new(&sink).deserialize(value);
+        (sink.take(), slow.err())
+    })
+}
+
+fn finish<C>(
+    sink: Sink<'_>,
+    fast: Result<Outcome<C>, serde_json::Error>,
+    report: impl FnOnce() -> (Vec<Violation>, Option<serde_json::Error>),
+) -> Result<Outcome<C>, ElicitError> {
+    match fast {
+        Ok(outcome) if sink.is_empty() => Ok(outcome),
+        Ok(_) => Err(sink.into_error()),
+        Err(fast_error) => {
+            let (mut violations, slow_error) = report();
+            if let Some(e) = slow_error
+                && (e.is_syntax() || e.is_eof())
+            {
+                violations.push(Violation::new(Location::Envelope, Rule::Json(e.to_string()), None));
+            }
+            if violations.is_empty() {
+                // Nothing in the schema explains the failure: the target type refused a value
+                // the schema allows (a custom `deserialize_with`, say). Name where it happened.
+                let rule = if fast_error.is_syntax() || fast_error.is_eof() {
+                    Rule::Json(fast_error.to_string())
+                } else {
+                    Rule::Deserialize(fast_error.to_string())
+                };
+                violations.push(Violation::new(sink.current_location(), rule, None));
+            }
+            Err(ElicitError::new(violations))
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! MCP protocol versions, and what each can express of a requestedSchema.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::SchemaError;
+use crate::schema::{Kind, RequestedSchema, SelectStyle};
+
+/// An MCP protocol version that has elicitation.
+///
+/// Ordered by release, so `version >= ProtocolVersion::V2025_11_25` asks for a feature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProtocolVersion {
+    /// `2025-06-18`: elicitation introduced (form mode only).
+    V2025_06_18,
+    /// `2025-11-25`: URL mode, titled and multi-select enums, defaults on every kind.
+    V2025_11_25,
+    /// `2026-07-28`: server-to-client requests travel in `InputRequiredResult.inputRequests`.
+    V2026_07_28,
+}
+
+impl ProtocolVersion {
+    /// The newest version this crate knows.
+    pub const LATEST: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+    /// Every version, oldest first.
+    pub const ALL: [ProtocolVersion; 3] = [
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_11_25,
+        ProtocolVersion::V2026_07_28,
+    ];
+
+    /// The version string on the wire, e.g. `"2025-11-25"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolVersion::V2025_06_18 => "2025-06-18",
+            ProtocolVersion::V2025_11_25 => "2025-11-25",
+            ProtocolVersion::V2026_07_28 => "2026-07-28",
+        }
+    }
+
+    /// The newest version.
+    pub fn latest() -> ProtocolVersion {
+        Self::LATEST
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether elicitation requests carry `mode` (`"form"` or `"url"`): 2025-11-25 and later.
+    pub fn has_modes(self) -> bool {
+        self >= ProtocolVersion::V2025_11_25
+    }
+}
+
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A protocol version string this crate does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVersion(pub String);
+
+impl fmt::Display for UnknownVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown MCP protocol version {:?}; known: 2025-06-18, 2025-11-25, 2026-07-28",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVersion {}
+
+impl FromStr for ProtocolVersion {
+    type Err = UnknownVersion;
+
+    fn from_str(s: &str) -> Result<Self, UnknownVersion> {
+        ProtocolVersion::ALL
+            .into_iter()
+            .find(|v| v.as_str() == s)
+            .ok_or_else(|| UnknownVersion(s.to_owned()))
+    }
+}
+
+/// Rewrites a schema of the newest version for `version`, or says which field needs a newer one.
+pub(crate) fn downlevel(
+    schema: &RequestedSchema,
+    version: ProtocolVersion,
+) -> Result<RequestedSchema, SchemaError> {
+    let mut out = schema.clone();
+    if version >= ProtocolVersion::V2025_11_25 {
+        return Ok(out);
+    }
+    out.dialect = None;
+    for prop in &mut out.properties {
+        match &mut prop.kind {
+            Kind::MultiSelect(_) => {
+                return Err(SchemaError::property(
+                    prop.name.as_str(),
+                    "is a multi-select, which needs protocol 2025-11-25 or later",
+                ));
+            }
+            Kind::Select(rules) => {
+                if rules.style == SelectStyle::Titled {
+                    rules.style = SelectStyle::Legacy;
+                }
+                rules.default = None;
+            }
+            Kind::String(rules) => rules.default = None,
+            Kind::Number(rules) => rules.default = None,
+            // 2025-06-18 allows `default` on booleans only.
+            Kind::Boolean(_) => {}
+        }
+    }
+    Ok(out)
+}
