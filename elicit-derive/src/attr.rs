@@ -1,0 +1,176 @@
+//! Reading attributes: our own `#[elicit(..)]` strictly, serde's and schemars' leniently (only
+//! the keys that change what a form can be; their own derives report their syntax errors).
+
+use proc_macro2::{Group, TokenTree};
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta, Path, Token};
+
+use crate::ctxt::Ctxt;
+
+/// One key of a foreign attribute: `#[serde(skip)]` gives `skip`, `#[schemars(length(min = 1))]`
+/// gives `length`.
+pub struct Key {
+    /// Which attribute it came from: `serde`, `schemars`, `validate` or `garde`.
+    pub attr: &'static str,
+    pub name: String,
+    pub path: Path,
+    /// The value, when it is a string literal: `rename = "x"`.
+    pub value: Option<LitStr>,
+}
+
+const FOREIGN: &[&str] = &["serde", "schemars", "validate", "garde"];
+
+/// The keys of every serde, schemars, validate and garde attribute in `attrs`.
+pub fn foreign_keys(attrs: &[Attribute]) -> Vec<Key> {
+    let mut keys = Vec::new();
+    for attr in attrs {
+        let Some(name) = FOREIGN.iter().find(|n| attr.path().is_ident(n)) else {
+            continue;
+        };
+        // Syntax errors in these attributes are their own derive's to report.
+        let _ = attr.parse_nested_meta(|meta| {
+            let value = skip_value(&meta)?;
+            keys.push(Key {
+                attr: name,
+                name: meta.path.get_ident().map(ToString::to_string).unwrap_or_default(),
+                path: meta.path,
+                value,
+            });
+            Ok(())
+        });
+    }
+    keys
+}
+
+/// Consumes a key's value (`= ..` or `(..)`), returning it when it is a string literal.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
+    if meta.input.peek(Token![=]) {
+        let input = meta.value()?;
+        if input.peek(LitStr) && (input.peek2(Token![,]) || peek_end(input)) {
+            return Ok(Some(input.parse()?));
+        }
+        while !input.is_empty() && !input.peek(Token![,]) {
+            input.parse::<TokenTree>()?;
+        }
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<Group>()?;
+    }
+    Ok(None)
+}
+
+fn peek_end(input: syn::parse::ParseStream) -> bool {
+    let fork = input.fork();
+    fork.parse::<LitStr>().is_ok() && fork.is_empty()
+}
+
+/// The doc comment, lines joined with newlines and the one leading space of `/// ` removed.
+pub fn doc(attrs: &[Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if let Meta::NameValue(nv) = &attr.meta
+            && nv.path.is_ident("doc")
+            && let Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }) = &nv.value
+        {
+            let line = s.value();
+            lines.push(line.strip_prefix(' ').unwrap_or(&line).trim_end().to_owned());
+        }
+    }
+    let text = lines.join("\n").trim().to_owned();
+    (!text.is_empty()).then_some(text)
+}
+
+/// `#[elicit(..)]` on a struct or enum.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    pub message: Option<LitStr>,
+    pub krate: Option<Path>,
+}
+
+/// `#[elicit(..)]` on a field.
+#[derive(Default)]
+pub struct FieldAttrs {}
+
+fn elicit_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
+    attrs.iter().filter(|a| a.path().is_ident("elicit"))
+}
+
+/// Records `key` as set, or an error at it when it was set before.
+fn once<T>(cx: &Ctxt, slot: &mut Option<T>, meta: &ParseNestedMeta, value: T) {
+    if slot.is_some() {
+        cx.syn_error(meta.error(format!(
+            "duplicate `{}` in #[elicit(..)]",
+            meta.path.get_ident().map(ToString::to_string).unwrap_or_default()
+        )));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    for attr in elicit_attrs(attrs) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("message") {
+                let s: LitStr = meta.value()?.parse()?;
+                once(cx, &mut out.message, &meta, s);
+            } else if meta.path.is_ident("crate") {
+                let value = meta.value()?;
+                let path = if value.peek(LitStr) {
+                    value.parse::<LitStr>()?.parse::<Path>()?
+                } else {
+                    value.parse::<Path>()?
+                };
+                once(cx, &mut out.krate, &meta, path);
+            } else {
+                return Err(meta.error(format!(
+                    "unknown #[elicit] key `{}`; expected `message` or `crate`",
+                    path_name(&meta.path)
+                )));
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            cx.syn_error(e);
+        }
+    }
+    out
+}
+
+pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    for attr in elicit_attrs(attrs) {
+        let result = attr.parse_nested_meta(|meta| {
+            Err(meta.error(format!(
+                "unknown #[elicit] key `{}` on a field",
+                path_name(&meta.path)
+            )))
+        });
+        if let Err(e) = result {
+            cx.syn_error(e);
+        }
+    }
+    FieldAttrs {}
+}
+
+pub fn variant(cx: &Ctxt, attrs: &[Attribute]) {
+    for attr in elicit_attrs(attrs) {
+        let result = attr.parse_nested_meta(|meta| {
+            Err(meta.error(format!(
+                "unknown #[elicit] key `{}` on an enum variant",
+                path_name(&meta.path)
+            )))
+        });
+        if let Err(e) = result {
+            cx.syn_error(e);
+        }
+    }
+}
+
+fn path_name(path: &Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}

@@ -1,0 +1,216 @@
+//! What MCP elicitation cannot express, refused at compile time with an error at the user's code.
+//!
+//! Field types are checked by the compiler instead (each field must implement `ElicitField`);
+//! these checks cover the item's shape and the attributes that would change the schema or the
+//! parse in ways MCP cannot carry.
+
+use crate::ctxt::Ctxt;
+use crate::model::{Container, Data};
+
+pub fn check(cx: &Ctxt, cont: &Container) {
+    check_shape(cx, cont);
+    check_generics(cx, cont);
+    check_container_keys(cx, cont);
+    match &cont.data {
+        Data::Form(_) => {
+            check_has_fields(cx, cont);
+            check_field_keys(cx, cont);
+        }
+        Data::Choice(_) => check_variants(cx, cont),
+        Data::Unsupported(_) => {}
+    }
+}
+
+fn check_shape(cx: &Ctxt, cont: &Container) {
+    if let Data::Unsupported(what) = &cont.data {
+        cx.error_spanned_by(
+            &cont.input.ident,
+            format!(
+                "#[derive(Elicit)] cannot be used on {what}: a form is a struct with named fields, \
+                 and a choice is an enum of unit variants"
+            ),
+        );
+    }
+}
+
+fn check_generics(cx: &Ctxt, cont: &Container) {
+    if let Some(lifetime) = cont.input.generics.lifetimes().next() {
+        cx.error_spanned_by(
+            lifetime,
+            "#[derive(Elicit)] types cannot borrow: a form is read from untrusted JSON into owned values",
+        );
+    }
+}
+
+fn check_has_fields(cx: &Ctxt, cont: &Container) {
+    if cont.form_fields().next().is_none() {
+        cx.error_spanned_by(
+            &cont.input.ident,
+            "a form needs at least one field: clients render an empty form that cannot be \
+             submitted, and the request hangs",
+        );
+    }
+}
+
+/// serde container attributes that change what is read in ways a flat form cannot express.
+const SERDE_CONTAINER: &[(&str, &str)] = &[
+    ("transparent", "a form is an object of named fields"),
+    ("from", "the schema would describe the other type, not this one"),
+    ("try_from", "the schema would describe the other type, not this one"),
+    ("remote", "the schema would describe the other type, not this one"),
+    ("tag", "a choice is sent as a plain string; tagged enums are objects"),
+    ("content", "a choice is sent as a plain string; tagged enums are objects"),
+    ("untagged", "a choice is sent as a plain string; untagged unit variants are null"),
+];
+
+/// schemars container attributes the wire cannot carry.
+const SCHEMARS_CONTAINER: &[(&str, &str)] = &[
+    ("title", "the requestedSchema root cannot carry a title; use the doc comment or #[elicit(message = \"..\")]"),
+    ("description", "the requestedSchema root cannot carry a description; use the doc comment or #[elicit(message = \"..\")]"),
+    ("transform", "a transform can produce keywords MCP does not allow"),
+    ("extend", "extra keywords are outside the MCP schema subset"),
+    ("with", "the schema would describe another type than the one parsed"),
+    ("schema_with", "the schema would not come from the type that is parsed"),
+    ("example", "MCP schemas have no examples"),
+];
+
+fn check_container_keys(cx: &Ctxt, cont: &Container) {
+    for key in &cont.keys {
+        let table = match key.attr {
+            "serde" => SERDE_CONTAINER,
+            "schemars" => SCHEMARS_CONTAINER,
+            _ => continue,
+        };
+        if let Some((_, why)) = table.iter().find(|(name, _)| *name == key.name) {
+            cx.error_spanned_by(
+                &key.path,
+                format!("`#[{}({})]` cannot be used with #[derive(Elicit)]: {why}", key.attr, key.name),
+            );
+        }
+    }
+}
+
+/// serde field attributes that break the agreement between the schema and the parse.
+const SERDE_FIELD: &[(&str, &str)] = &[
+    ("flatten", "a form is flat: a flattened struct cannot be expressed"),
+    ("alias", "an alias would let content bypass validation under a name the schema does not list"),
+    ("with", "a custom deserializer may accept what the schema refuses, or refuse what it accepts"),
+    ("deserialize_with", "a custom deserializer may accept what the schema refuses, or refuse what it accepts"),
+];
+
+/// schemars field keys a form may use; any other is refused, so nothing is silently dropped.
+const SCHEMARS_FIELD_OK: &[&str] = &[
+    "title",
+    "description",
+    "email",
+    "url",
+    "length",
+    "range",
+    "required",
+    "rename",
+    "skip",
+    "skip_deserializing",
+    "skip_serializing",
+    "default",
+    "inline",
+];
+
+/// validate/garde keys that schemars turns into keywords MCP does not allow.
+const VALIDATOR_FIELD: &[&str] = &["regex", "pattern", "contains", "inner", "ip", "ipv4", "ipv6"];
+
+fn check_field_keys(cx: &Ctxt, cont: &Container) {
+    let Data::Form(fields) = &cont.data else {
+        return;
+    };
+    for field in fields {
+        for key in &field.keys {
+            let refusal = match key.attr {
+                "serde" => SERDE_FIELD
+                    .iter()
+                    .find(|(name, _)| *name == key.name)
+                    .map(|(_, why)| (*why).to_owned()),
+                "schemars" if !SCHEMARS_FIELD_OK.contains(&key.name.as_str()) => {
+                    Some(schemars_refusal(&key.name))
+                }
+                "validate" | "garde" if VALIDATOR_FIELD.contains(&key.name.as_str()) => {
+                    Some(schemars_refusal(&key.name))
+                }
+                _ => None,
+            };
+            if let Some(why) = refusal {
+                cx.error_spanned_by(
+                    &key.path,
+                    format!("`#[{}({})]` cannot be used in an elicitation form: {why}", key.attr, key.name),
+                );
+            }
+        }
+    }
+}
+
+fn schemars_refusal(name: &str) -> String {
+    match name {
+        "regex" | "pattern" => "MCP schemas have no `pattern`; check it on the server with a \
+                                custom rule and say the rule in the message"
+            .into(),
+        "contains" => "MCP schemas have no `contains`".into(),
+        "ip" | "ipv4" | "ipv6" => "MCP string formats are only email, uri, date and date-time".into(),
+        "inner" => "list items cannot carry their own rules in MCP".into(),
+        "example" => "MCP schemas have no examples".into(),
+        _ => format!("`{name}` is not part of the MCP schema subset"),
+    }
+}
+
+/// serde variant attributes that make a value other than the plain string the schema lists.
+const SERDE_VARIANT: &[(&str, &str)] = &[
+    ("alias", "an alias is accepted on parse but not offered as a choice"),
+    ("with", "a choice is a plain string"),
+    ("deserialize_with", "a choice is a plain string"),
+    ("untagged", "a choice is a plain string"),
+];
+
+const SCHEMARS_VARIANT_OK: &[&str] = &[
+    "title",
+    "description",
+    "rename",
+    "skip",
+    "skip_deserializing",
+    "skip_serializing",
+];
+
+fn check_variants(cx: &Ctxt, cont: &Container) {
+    let Data::Choice(variants) = &cont.data else {
+        return;
+    };
+    if variants.is_empty() {
+        cx.error_spanned_by(
+            &cont.input.ident,
+            "a choice enum needs at least one variant",
+        );
+    }
+    for v in variants {
+        if !matches!(v.variant.fields, syn::Fields::Unit) {
+            cx.error_spanned_by(
+                v.variant,
+                "a choice enum can have only unit variants: MCP single- and multi-selects are lists of strings",
+            );
+        }
+        for key in &v.keys {
+            let refusal = match key.attr {
+                "serde" => SERDE_VARIANT
+                    .iter()
+                    .find(|(name, _)| *name == key.name)
+                    .map(|(_, why)| (*why).to_owned()),
+                "schemars" if !SCHEMARS_VARIANT_OK.contains(&key.name.as_str()) => {
+                    Some(schemars_refusal(&key.name))
+                }
+                _ => None,
+            };
+            if let Some(why) = refusal {
+                cx.error_spanned_by(
+                    &key.path,
+                    format!("`#[{}({})]` cannot be used on a choice: {why}", key.attr, key.name),
+                );
+            }
+        }
+    }
+}

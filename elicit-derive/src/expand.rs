@@ -1,0 +1,153 @@
+//! Writing the impls. Generated code is small on purpose: the schema is built at run time by
+//! `elicit-core` from the type's schemars schema, so each derive emits a handful of items.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Ident, Path, Type, WhereClause, parse_quote};
+
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::fallback;
+use crate::model::{Container, Data};
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::default();
+    let cont = Container::from_ast(&cx, input);
+    check::check(&cx, &cont);
+    match cx.check() {
+        Ok(()) => match &cont.data {
+            Data::Form(_) => form(&cont),
+            Data::Choice(_) => choice(&cont),
+            Data::Unsupported(_) => TokenStream::new(),
+        },
+        Err(errors) => {
+            let errors = errors.into_compile_error();
+            let fallback = fallback::fallback(&cont);
+            quote!(#errors #fallback)
+        }
+    }
+}
+
+pub fn krate(cont: &Container) -> Path {
+    cont.attrs
+        .krate
+        .clone()
+        .unwrap_or_else(|| parse_quote!(::elicit_core))
+}
+
+/// Wraps impls so their helper names stay out of the user's namespace.
+pub fn dummy(items: TokenStream) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications)]
+        const _: () = {
+            #items
+        };
+    }
+}
+
+/// The item's where-clause, plus what `Elicit` needs of each type parameter.
+pub fn form_where_clause(cont: &Container, krate: &Path) -> WhereClause {
+    let generics = &cont.input.generics;
+    let mut clause = generics
+        .where_clause
+        .clone()
+        .unwrap_or_else(|| parse_quote!(where));
+    for param in generics.type_params() {
+        let ident = &param.ident;
+        clause.predicates.push(parse_quote! {
+            #ident: #krate::__private::serde::de::DeserializeOwned
+                + #krate::__private::schemars::JsonSchema
+                + 'static
+        });
+    }
+    clause
+}
+
+fn form(cont: &Container) -> TokenStream {
+    let krate = krate(cont);
+    let ident = &cont.input.ident;
+    let (impl_generics, ty_generics, _) = cont.input.generics.split_for_impl();
+    let mut where_clause = form_where_clause(cont, &krate);
+    let params: Vec<&Ident> = cont.input.generics.type_params().map(|p| &p.ident).collect();
+    for field in cont.form_fields() {
+        let ty = field.ty;
+        // A field whose type uses a parameter constrains the impl; a concrete type is checked
+        // where its variants are listed below, with the error at the field.
+        if mentions(ty, &params) {
+            where_clause
+                .predicates
+                .push(parse_quote!(#ty: #krate::__private::ElicitField));
+        }
+    }
+    let message = match cont.attrs.message.as_ref().map(|m| m.value()).or(cont.doc.clone()) {
+        Some(message) => message.to_token_stream(),
+        None => quote!(#krate::__private::DEFAULT_MESSAGE),
+    };
+    let hooks = cont.form_fields().map(|field| {
+        let ty: &Type = field.ty;
+        quote_spanned! {ty.span()=>
+            <#ty as #krate::__private::ElicitField>::__elicit_variants
+        }
+    });
+    let cache = if cont.input.generics.params.is_empty() {
+        quote! {
+            static __ELICIT_CACHE: #krate::__private::SchemaCache =
+                #krate::__private::SchemaCache::new();
+            &__ELICIT_CACHE
+        }
+    } else {
+        quote!(#krate::__private::SchemaCache::for_type::<Self>())
+    };
+    dummy(quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+            const __ELICIT_MESSAGE: &'static str = #message;
+            const __ELICIT_FIELDS: &'static [#krate::__private::VariantsFn] = &[#(#hooks),*];
+
+            fn __elicit_cache() -> &'static #krate::__private::SchemaCache {
+                #cache
+            }
+        }
+    })
+}
+
+fn choice(cont: &Container) -> TokenStream {
+    let krate = krate(cont);
+    choice_impls(cont, &krate, quote!(#krate::__private::variants_of::<Self>()))
+}
+
+pub fn choice_impls(cont: &Container, krate: &Path, variants: TokenStream) -> TokenStream {
+    let ident = &cont.input.ident;
+    let (impl_generics, ty_generics, where_clause) = cont.input.generics.split_for_impl();
+    dummy(quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::ElicitValue for #ident #ty_generics #where_clause {
+            fn __elicit_variants() -> ::core::option::Option<&'static [&'static str]> {
+                ::core::option::Option::Some(
+                    <Self as #krate::__private::ElicitChoice>::variants(),
+                )
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::ElicitChoice for #ident #ty_generics #where_clause {
+            fn variants() -> &'static [&'static str] {
+                #variants
+            }
+        }
+    })
+}
+
+/// Whether `ty` names any of `params`.
+fn mentions(ty: &Type, params: &[&Ident]) -> bool {
+    fn walk(tokens: TokenStream, params: &[&Ident]) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            TokenTree::Ident(ident) => params.iter().any(|p| **p == ident),
+            TokenTree::Group(group) => walk(group.stream(), params),
+            _ => false,
+        })
+    }
+    !params.is_empty() && walk(ty.to_token_stream(), params)
+}

@@ -1,0 +1,101 @@
+//! A borrowed model of the derive input, built once; later stages read only this.
+
+use syn::{Data as SynData, DeriveInput, Fields, Ident, Type};
+
+use crate::attr::{self, ContainerAttrs, FieldAttrs, Key};
+use crate::ctxt::Ctxt;
+
+pub struct Container<'a> {
+    pub input: &'a DeriveInput,
+    pub attrs: ContainerAttrs,
+    /// serde and schemars keys on the item.
+    pub keys: Vec<Key>,
+    pub doc: Option<String>,
+    pub data: Data<'a>,
+}
+
+pub enum Data<'a> {
+    /// A struct with named fields: a form.
+    Form(Vec<Field<'a>>),
+    /// An enum: a choice.
+    Choice(Vec<Variant<'a>>),
+    /// A tuple struct, unit struct or union: refused by `check`.
+    Unsupported(&'static str),
+}
+
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    /// serde, schemars, validate and garde keys on the field.
+    pub keys: Vec<Key>,
+    #[allow(dead_code)] // Field-level `#[elicit]` keys are parsed and checked; none is used yet.
+    pub attrs: FieldAttrs,
+}
+
+impl Field<'_> {
+    /// Whether serde never reads the field, so it is not part of the form.
+    pub fn skipped(&self) -> bool {
+        self.keys
+            .iter()
+            .any(|k| k.attr == "serde" && (k.name == "skip" || k.name == "skip_deserializing"))
+    }
+}
+
+pub struct Variant<'a> {
+    pub variant: &'a syn::Variant,
+    pub keys: Vec<Key>,
+}
+
+impl<'a> Container<'a> {
+    pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Container<'a> {
+        let data = match &input.data {
+            SynData::Struct(s) => match &s.fields {
+                Fields::Named(named) => Data::Form(
+                    named
+                        .named
+                        .iter()
+                        .filter_map(|f| {
+                            Some(Field {
+                                ident: f.ident.as_ref()?,
+                                ty: &f.ty,
+                                keys: attr::foreign_keys(&f.attrs),
+                                attrs: attr::field(cx, &f.attrs),
+                            })
+                        })
+                        .collect(),
+                ),
+                Fields::Unnamed(_) => Data::Unsupported("a tuple struct"),
+                Fields::Unit => Data::Unsupported("a unit struct"),
+            },
+            SynData::Enum(e) => Data::Choice(
+                e.variants
+                    .iter()
+                    .map(|v| {
+                        attr::variant(cx, &v.attrs);
+                        Variant {
+                            variant: v,
+                            keys: attr::foreign_keys(&v.attrs),
+                        }
+                    })
+                    .collect(),
+            ),
+            SynData::Union(_) => Data::Unsupported("a union"),
+        };
+        Container {
+            input,
+            attrs: attr::container(cx, &input.attrs),
+            keys: attr::foreign_keys(&input.attrs),
+            doc: attr::doc(&input.attrs),
+            data,
+        }
+    }
+
+    /// The fields serde reads, in declaration order.
+    pub fn form_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+        let fields: &[Field] = match &self.data {
+            Data::Form(fields) => fields,
+            _ => &[],
+        };
+        fields.iter().filter(|f| !f.skipped())
+    }
+}
