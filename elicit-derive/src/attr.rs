@@ -90,7 +90,10 @@ pub struct ContainerAttrs {
 
 /// `#[elicit(..)]` on a field.
 #[derive(Default)]
-pub struct FieldAttrs {}
+pub struct FieldAttrs {
+    /// `not_sensitive = "reason"`: the name looks like a secret but the field is not one.
+    pub not_sensitive: Option<LitStr>,
+}
 
 fn elicit_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
     attrs.iter().filter(|a| a.path().is_ident("elicit"))
@@ -139,18 +142,31 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
 }
 
 pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
     for attr in elicit_attrs(attrs) {
         let result = attr.parse_nested_meta(|meta| {
-            Err(meta.error(format!(
-                "unknown #[elicit] key `{}` on a field",
-                path_name(&meta.path)
-            )))
+            if meta.path.is_ident("not_sensitive") {
+                let reason: LitStr = meta.value()?.parse()?;
+                if reason.value().trim().is_empty() {
+                    return Err(syn::Error::new_spanned(
+                        &reason,
+                        "`not_sensitive` needs a reason: say why this field is not a secret",
+                    ));
+                }
+                once(cx, &mut out.not_sensitive, &meta, reason);
+                Ok(())
+            } else {
+                Err(meta.error(format!(
+                    "unknown #[elicit] key `{}` on a field; expected `not_sensitive`",
+                    path_name(&meta.path)
+                )))
+            }
         });
         if let Err(e) = result {
             cx.syn_error(e);
         }
     }
-    FieldAttrs {}
+    out
 }
 
 pub fn variant(cx: &Ctxt, attrs: &[Attribute]) {

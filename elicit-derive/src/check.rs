@@ -15,6 +15,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         Data::Form(_) => {
             check_has_fields(cx, cont);
             check_field_keys(cx, cont);
+            check_sensitive(cx, cont);
         }
         Data::Choice(_) => check_variants(cx, cont),
         Data::Unsupported(_) => {}
@@ -211,6 +212,49 @@ fn check_variants(cx: &Ctxt, cont: &Container) {
                     format!("`#[{}({})]` cannot be used on a choice: {why}", key.attr, key.name),
                 );
             }
+        }
+    }
+}
+
+/// Words that mark a field as asking for a secret, compared with case and separators removed.
+const SENSITIVE: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "privatekey",
+    "cardnumber",
+    "cvv",
+];
+
+/// Since 2025-11-25, servers MUST NOT ask for passwords, API keys, tokens or payment credentials
+/// in form mode. A field whose name says it is one is refused unless marked `not_sensitive`.
+fn check_sensitive(cx: &Ctxt, cont: &Container) {
+    for field in cont.form_fields() {
+        if field.attrs.not_sensitive.is_some() {
+            continue;
+        }
+        let hit = field.names().find_map(|name| {
+            let flat: String = name
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            SENSITIVE.iter().find(|word| flat.contains(**word)).map(|w| (name, *w))
+        });
+        if let Some((name, word)) = hit {
+            cx.error_spanned_by(
+                field.ident,
+                format!(
+                    "field `{name}` looks like it asks for a secret ({word}); MCP forbids requesting \
+                     passwords, API keys, tokens or payment credentials in form mode, because form \
+                     content passes through the client. Use URL mode instead: send the user to a \
+                     page you control. If the field is not sensitive, mark it \
+                     #[elicit(not_sensitive = \"why\")]"
+                ),
+            );
         }
     }
 }

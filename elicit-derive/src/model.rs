@@ -28,7 +28,6 @@ pub struct Field<'a> {
     pub ty: &'a Type,
     /// serde, schemars, validate and garde keys on the field.
     pub keys: Vec<Key>,
-    #[allow(dead_code)] // Field-level `#[elicit]` keys are parsed and checked; none is used yet.
     pub attrs: FieldAttrs,
 }
 
@@ -38,6 +37,18 @@ impl Field<'_> {
         self.keys
             .iter()
             .any(|k| k.attr == "serde" && (k.name == "skip" || k.name == "skip_deserializing"))
+    }
+
+    /// The names the field may have on the wire: its identifier and any `rename` given to serde
+    /// or schemars. A container `rename_all` changes only case and separators, which the
+    /// sensitive-name check ignores anyway.
+    pub fn names(&self) -> impl Iterator<Item = String> + '_ {
+        let renames = self
+            .keys
+            .iter()
+            .filter(|k| k.name == "rename")
+            .filter_map(|k| k.value.as_ref().map(syn::LitStr::value));
+        std::iter::once(self.ident.to_string().trim_start_matches("r#").to_owned()).chain(renames)
     }
 }
 
