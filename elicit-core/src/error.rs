@@ -196,7 +196,7 @@ impl ElicitError {
         ElicitError { violations }
     }
 
-    /// Every violation found, in the order they occur in the reply.
+    /// Every violation found: envelope problems first, then by property in form order.
     pub fn violations(&self) -> &[Violation] {
         &self.violations
     }

@@ -290,7 +290,7 @@ impl<V> KeyVisitor<'_, '_, V> {
         let schema = self.sink.schema;
         match schema.position(key, self.hint) {
             Some(i) => self.found.set(Some(i)),
-            None if schema.deny_unknown && key != "_meta" => self.sink.push(
+            None if schema.deny_unknown => self.sink.push(
                 Location::Property(key.to_owned()),
                 Rule::UnknownProperty,
                 None,

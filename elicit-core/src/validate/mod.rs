@@ -59,12 +59,20 @@ impl<'s> Sink<'s> {
         }
     }
 
+    /// The violations, in form order: envelope first, then by property as declared, whatever
+    /// order the client wrote the keys in.
     pub(crate) fn take(&self) -> Vec<Violation> {
-        std::mem::take(&mut self.violations.borrow_mut())
+        let mut violations = std::mem::take(&mut *self.violations.borrow_mut());
+        let schema = self.schema;
+        violations.sort_by_key(|v| match v.property() {
+            None => 0,
+            Some(name) => schema.position(name, 0).map_or(usize::MAX, |i| i + 1),
+        });
+        violations
     }
 
     pub(crate) fn into_error(self) -> ElicitError {
-        ElicitError::new(self.violations.into_inner())
+        ElicitError::new(self.take())
     }
 }
 

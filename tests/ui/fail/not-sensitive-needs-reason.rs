@@ -1,0 +1,10 @@
+use elicit_core::Elicit;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Usage {
+    #[elicit(not_sensitive = "")]
+    token_count: u32,
+}
+fn main() {}

@@ -1,0 +1,15 @@
+use elicit_core::Elicit;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Form {
+    ok: String,
+    first: Vec<String>,
+    second: std::collections::BTreeMap<String, u8>,
+}
+
+fn use_it() -> &'static elicit_core::RequestedSchema {
+    <Form as Elicit>::requested_schema()
+}
+fn main() {}

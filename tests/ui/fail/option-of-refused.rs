@@ -1,0 +1,9 @@
+use elicit_core::Elicit;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Form {
+    maybe: Option<Option<String>>,
+}
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit_core::Elicit;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Form {
+    #[schemars(contains(pattern = "@"))]
+    handle: String,
+}
+fn main() {}

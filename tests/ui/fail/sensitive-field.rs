@@ -1,0 +1,14 @@
+use elicit_core::Elicit;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[serde(rename_all = "camelCase")]
+struct Login {
+    user: String,
+    password: String,
+    #[serde(rename = "X-Api-Key")]
+    key: String,
+    card_number: String,
+}
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit_core::Elicit;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Form {
+    #[serde(alias = "nick")]
+    name: String,
+}
+fn main() {}

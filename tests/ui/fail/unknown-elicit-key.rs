@@ -1,0 +1,11 @@
+use elicit_core::Elicit;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[elicit(mesage = "typo")]
+struct Form {
+    #[elicit(sensitive)]
+    name: String,
+}
+fn main() {}

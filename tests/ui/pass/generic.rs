@@ -1,0 +1,18 @@
+use elicit_core::Elicit;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Pick<T, const N: usize> {
+    value: T,
+    label: String,
+}
+
+fn schema<T: Elicit>() -> &'static elicit_core::RequestedSchema {
+    T::requested_schema()
+}
+
+fn main() {
+    let _ = schema::<Pick<u8, 3>>();
+    let _ = schema::<Pick<Option<bool>, 1>>();
+}
