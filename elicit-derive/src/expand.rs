@@ -103,7 +103,7 @@ fn form(cont: &Container) -> TokenStream {
     dummy(quote! {
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
-            const __ELICIT_MESSAGE: &'static str = #message;
+            const __ELICIT_MESSAGE: &'static ::core::primitive::str = #message;
             const __ELICIT_FIELDS: &'static [#krate::__private::VariantsFn] = &[#(#hooks),*];
 
             fn __elicit_cache() -> &'static #krate::__private::SchemaCache {
@@ -124,7 +124,7 @@ pub fn choice_impls(cont: &Container, krate: &Path, variants: TokenStream) -> To
     dummy(quote! {
         #[automatically_derived]
         impl #impl_generics #krate::__private::ElicitValue for #ident #ty_generics #where_clause {
-            fn __elicit_variants() -> ::core::option::Option<&'static [&'static str]> {
+            fn __elicit_variants() -> ::core::option::Option<&'static [&'static ::core::primitive::str]> {
                 ::core::option::Option::Some(
                     <Self as #krate::__private::ElicitChoice>::variants(),
                 )
@@ -133,7 +133,7 @@ pub fn choice_impls(cont: &Container, krate: &Path, variants: TokenStream) -> To
 
         #[automatically_derived]
         impl #impl_generics #krate::__private::ElicitChoice for #ident #ty_generics #where_clause {
-            fn variants() -> &'static [&'static str] {
+            fn variants() -> &'static [&'static ::core::primitive::str] {
                 #variants
             }
         }

@@ -17,7 +17,7 @@ pub fn fallback(cont: &Container) -> TokenStream {
             dummy(quote! {
                 #[automatically_derived]
                 impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
-                    const __ELICIT_MESSAGE: &'static str = "";
+                    const __ELICIT_MESSAGE: &'static ::core::primitive::str = "";
                     const __ELICIT_FIELDS: &'static [#krate::__private::VariantsFn] = &[];
 
                     fn __elicit_cache() -> &'static #krate::__private::SchemaCache {
