@@ -119,7 +119,9 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     ) -> Result<&'static RequestedSchema, SchemaError> {
         let cache = Self::__elicit_cache();
         if version == ProtocolVersion::LATEST {
-            return cache.get(version, __private::build::<Self>).map_err(Clone::clone);
+            return cache
+                .get(version, __private::build::<Self>)
+                .map_err(Clone::clone);
         }
         let latest = Self::requested_schema_for(ProtocolVersion::LATEST)?;
         cache

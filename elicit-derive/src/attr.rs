@@ -32,7 +32,11 @@ pub fn foreign_keys(attrs: &[Attribute]) -> Vec<Key> {
             let value = skip_value(&meta)?;
             keys.push(Key {
                 attr: name,
-                name: meta.path.get_ident().map(ToString::to_string).unwrap_or_default(),
+                name: meta
+                    .path
+                    .get_ident()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
                 path: meta.path,
                 value,
             });
@@ -74,7 +78,12 @@ pub fn doc(attrs: &[Attribute]) -> Option<String> {
             }) = &nv.value
         {
             let line = s.value();
-            lines.push(line.strip_prefix(' ').unwrap_or(&line).trim_end().to_owned());
+            lines.push(
+                line.strip_prefix(' ')
+                    .unwrap_or(&line)
+                    .trim_end()
+                    .to_owned(),
+            );
         }
     }
     let text = lines.join("\n").trim().to_owned();

@@ -56,22 +56,55 @@ fn check_has_fields(cx: &Ctxt, cont: &Container) {
 /// serde container attributes that change what is read in ways a flat form cannot express.
 const SERDE_CONTAINER: &[(&str, &str)] = &[
     ("transparent", "a form is an object of named fields"),
-    ("from", "the schema would describe the other type, not this one"),
-    ("try_from", "the schema would describe the other type, not this one"),
-    ("remote", "the schema would describe the other type, not this one"),
-    ("tag", "a choice is sent as a plain string; tagged enums are objects"),
-    ("content", "a choice is sent as a plain string; tagged enums are objects"),
-    ("untagged", "a choice is sent as a plain string; untagged unit variants are null"),
+    (
+        "from",
+        "the schema would describe the other type, not this one",
+    ),
+    (
+        "try_from",
+        "the schema would describe the other type, not this one",
+    ),
+    (
+        "remote",
+        "the schema would describe the other type, not this one",
+    ),
+    (
+        "tag",
+        "a choice is sent as a plain string; tagged enums are objects",
+    ),
+    (
+        "content",
+        "a choice is sent as a plain string; tagged enums are objects",
+    ),
+    (
+        "untagged",
+        "a choice is sent as a plain string; untagged unit variants are null",
+    ),
 ];
 
 /// schemars container attributes the wire cannot carry.
 const SCHEMARS_CONTAINER: &[(&str, &str)] = &[
-    ("title", "the requestedSchema root cannot carry a title; use the doc comment or #[elicit(message = \"..\")]"),
-    ("description", "the requestedSchema root cannot carry a description; use the doc comment or #[elicit(message = \"..\")]"),
-    ("transform", "a transform can produce keywords MCP does not allow"),
+    (
+        "title",
+        "the requestedSchema root cannot carry a title; use the doc comment or #[elicit(message = \"..\")]",
+    ),
+    (
+        "description",
+        "the requestedSchema root cannot carry a description; use the doc comment or #[elicit(message = \"..\")]",
+    ),
+    (
+        "transform",
+        "a transform can produce keywords MCP does not allow",
+    ),
     ("extend", "extra keywords are outside the MCP schema subset"),
-    ("with", "the schema would describe another type than the one parsed"),
-    ("schema_with", "the schema would not come from the type that is parsed"),
+    (
+        "with",
+        "the schema would describe another type than the one parsed",
+    ),
+    (
+        "schema_with",
+        "the schema would not come from the type that is parsed",
+    ),
     ("example", "MCP schemas have no examples"),
 ];
 
@@ -85,7 +118,10 @@ fn check_container_keys(cx: &Ctxt, cont: &Container) {
         if let Some((_, why)) = table.iter().find(|(name, _)| *name == key.name) {
             cx.error_spanned_by(
                 &key.path,
-                format!("`#[{}({})]` cannot be used with #[derive(Elicit)]: {why}", key.attr, key.name),
+                format!(
+                    "`#[{}({})]` cannot be used with #[derive(Elicit)]: {why}",
+                    key.attr, key.name
+                ),
             );
         }
     }
@@ -93,10 +129,22 @@ fn check_container_keys(cx: &Ctxt, cont: &Container) {
 
 /// serde field attributes that break the agreement between the schema and the parse.
 const SERDE_FIELD: &[(&str, &str)] = &[
-    ("flatten", "a form is flat: a flattened struct cannot be expressed"),
-    ("alias", "an alias would let content bypass validation under a name the schema does not list"),
-    ("with", "a custom deserializer may accept what the schema refuses, or refuse what it accepts"),
-    ("deserialize_with", "a custom deserializer may accept what the schema refuses, or refuse what it accepts"),
+    (
+        "flatten",
+        "a form is flat: a flattened struct cannot be expressed",
+    ),
+    (
+        "alias",
+        "an alias would let content bypass validation under a name the schema does not list",
+    ),
+    (
+        "with",
+        "a custom deserializer may accept what the schema refuses, or refuse what it accepts",
+    ),
+    (
+        "deserialize_with",
+        "a custom deserializer may accept what the schema refuses, or refuse what it accepts",
+    ),
 ];
 
 /// schemars field keys a form may use; any other is refused, so nothing is silently dropped.
@@ -117,7 +165,9 @@ const SCHEMARS_FIELD_OK: &[&str] = &[
 ];
 
 /// validate/garde keys that schemars turns into keywords MCP does not allow.
-const VALIDATOR_FIELD: &[&str] = &["regex", "pattern", "contains", "inner", "ip", "ipv4", "ipv6"];
+const VALIDATOR_FIELD: &[&str] = &[
+    "regex", "pattern", "contains", "inner", "ip", "ipv4", "ipv6",
+];
 
 fn check_field_keys(cx: &Ctxt, cont: &Container) {
     let Data::Form(fields) = &cont.data else {
@@ -141,7 +191,10 @@ fn check_field_keys(cx: &Ctxt, cont: &Container) {
             if let Some(why) = refusal {
                 cx.error_spanned_by(
                     &key.path,
-                    format!("`#[{}({})]` cannot be used in an elicitation form: {why}", key.attr, key.name),
+                    format!(
+                        "`#[{}({})]` cannot be used in an elicitation form: {why}",
+                        key.attr, key.name
+                    ),
                 );
             }
         }
@@ -154,7 +207,9 @@ fn schemars_refusal(name: &str) -> String {
                                 custom rule and say the rule in the message"
             .into(),
         "contains" => "MCP schemas have no `contains`".into(),
-        "ip" | "ipv4" | "ipv6" => "MCP string formats are only email, uri, date and date-time".into(),
+        "ip" | "ipv4" | "ipv6" => {
+            "MCP string formats are only email, uri, date and date-time".into()
+        }
         "inner" => "list items cannot carry their own rules in MCP".into(),
         "example" => "MCP schemas have no examples".into(),
         _ => format!("`{name}` is not part of the MCP schema subset"),
@@ -163,7 +218,10 @@ fn schemars_refusal(name: &str) -> String {
 
 /// serde variant attributes that make a value other than the plain string the schema lists.
 const SERDE_VARIANT: &[(&str, &str)] = &[
-    ("alias", "an alias is accepted on parse but not offered as a choice"),
+    (
+        "alias",
+        "an alias is accepted on parse but not offered as a choice",
+    ),
     ("with", "a choice is a plain string"),
     ("deserialize_with", "a choice is a plain string"),
     ("untagged", "a choice is a plain string"),
@@ -209,7 +267,10 @@ fn check_variants(cx: &Ctxt, cont: &Container) {
             if let Some(why) = refusal {
                 cx.error_spanned_by(
                     &key.path,
-                    format!("`#[{}({})]` cannot be used on a choice: {why}", key.attr, key.name),
+                    format!(
+                        "`#[{}({})]` cannot be used on a choice: {why}",
+                        key.attr, key.name
+                    ),
                 );
             }
         }
@@ -242,7 +303,10 @@ fn check_sensitive(cx: &Ctxt, cont: &Container) {
                 .filter(char::is_ascii_alphanumeric)
                 .map(|c| c.to_ascii_lowercase())
                 .collect();
-            SENSITIVE.iter().find(|word| flat.contains(**word)).map(|w| (name, *w))
+            SENSITIVE
+                .iter()
+                .find(|word| flat.contains(**word))
+                .map(|w| (name, *w))
         });
         if let Some((name, word)) = hit {
             cx.error_spanned_by(

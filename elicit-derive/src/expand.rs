@@ -70,7 +70,12 @@ fn form(cont: &Container) -> TokenStream {
     let ident = &cont.input.ident;
     let (impl_generics, ty_generics, _) = cont.input.generics.split_for_impl();
     let mut where_clause = form_where_clause(cont, &krate);
-    let params: Vec<&Ident> = cont.input.generics.type_params().map(|p| &p.ident).collect();
+    let params: Vec<&Ident> = cont
+        .input
+        .generics
+        .type_params()
+        .map(|p| &p.ident)
+        .collect();
     for field in cont.form_fields() {
         let ty = field.ty;
         // A field whose type uses a parameter constrains the impl; a concrete type is checked
@@ -81,7 +86,13 @@ fn form(cont: &Container) -> TokenStream {
                 .push(parse_quote!(#ty: #krate::__private::ElicitField));
         }
     }
-    let message = match cont.attrs.message.as_ref().map(|m| m.value()).or(cont.doc.clone()) {
+    let message = match cont
+        .attrs
+        .message
+        .as_ref()
+        .map(|m| m.value())
+        .or(cont.doc.clone())
+    {
         Some(message) => message.to_token_stream(),
         None => quote!(#krate::__private::DEFAULT_MESSAGE),
     };
@@ -115,7 +126,11 @@ fn form(cont: &Container) -> TokenStream {
 
 fn choice(cont: &Container) -> TokenStream {
     let krate = krate(cont);
-    choice_impls(cont, &krate, quote!(#krate::__private::variants_of::<Self>()))
+    choice_impls(
+        cont,
+        &krate,
+        quote!(#krate::__private::variants_of::<Self>()),
+    )
 }
 
 pub fn choice_impls(cont: &Container, krate: &Path, variants: TokenStream) -> TokenStream {

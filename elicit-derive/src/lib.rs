@@ -1,8 +1,8 @@
 //! `#[derive(Elicit)]`: the derive macro of `elicit-core`. Use it through `elicit_core::Elicit`.
 //!
-//! The macro runs a small pipeline: [`attr`] reads the attributes it needs, [`model`] builds a
-//! borrowed model of the item, [`check`] refuses what MCP elicitation cannot express, and
-//! [`expand`] writes the impl. When a check fails, [`fallback`] still writes a minimal impl so
+//! The macro runs a small pipeline: `attr` reads the attributes it needs, `model` builds a
+//! borrowed model of the item, `check` refuses what MCP elicitation cannot express, and
+//! `expand` writes the impl. When a check fails, `fallback` still writes a minimal impl so
 //! that one mistake gives one error.
 
 mod attr;

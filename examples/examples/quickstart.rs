@@ -50,9 +50,13 @@ fn main() -> Result<(), serde_json::Error> {
     println!("elicitation/create params:");
     println!("{}", serde_json::to_string_pretty(&Creds::form_request())?);
     println!();
-    show(r#"{"action":"accept","content":{"username":"ada","email":"ada@example.com","port":8080,"remember":true,"level":"High"}}"#);
+    show(
+        r#"{"action":"accept","content":{"username":"ada","email":"ada@example.com","port":8080,"remember":true,"level":"High"}}"#,
+    );
     show(r#"{"action":"decline"}"#);
     show(r#"{"action":"cancel","content":{"anything":"is ignored"}}"#);
-    show(r#"{"action":"accept","content":{"username":"al","email":"not-an-email","port":70000,"remember":"yes","level":"Medium"}}"#);
+    show(
+        r#"{"action":"accept","content":{"username":"al","email":"not-an-email","port":70000,"remember":"yes","level":"Medium"}}"#,
+    );
     Ok(())
 }

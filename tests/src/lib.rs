@@ -28,7 +28,11 @@ pub fn official(version: ProtocolVersion, definition: &str) -> jsonschema::Valid
 }
 
 /// Errors of `instance` against `#/$defs/{definition}` of `version`, as text.
-pub fn official_errors(version: ProtocolVersion, definition: &str, instance: &Value) -> Vec<String> {
+pub fn official_errors(
+    version: ProtocolVersion,
+    definition: &str,
+    instance: &Value,
+) -> Vec<String> {
     official(version, definition)
         .iter_errors(instance)
         .map(|e| format!("{} at {}", e, e.instance_path()))
@@ -98,9 +102,15 @@ fn property_allowlist(name: &str, prop: &Value, errors: &mut Vec<String>) {
     {
         errors.push(format!("{name}: format {format}"));
     }
-    for (lo, hi) in [("minLength", "maxLength"), ("minimum", "maximum"), ("minItems", "maxItems")] {
-        if let (Some(lo), Some(hi)) = (obj.get(lo).and_then(Value::as_f64), obj.get(hi).and_then(Value::as_f64))
-            && lo > hi
+    for (lo, hi) in [
+        ("minLength", "maxLength"),
+        ("minimum", "maximum"),
+        ("minItems", "maxItems"),
+    ] {
+        if let (Some(lo), Some(hi)) = (
+            obj.get(lo).and_then(Value::as_f64),
+            obj.get(hi).and_then(Value::as_f64),
+        ) && lo > hi
         {
             errors.push(format!("{name}: {lo} > {hi}"));
         }
@@ -109,7 +119,10 @@ fn property_allowlist(name: &str, prop: &Value, errors: &mut Vec<String>) {
         const_title_list(name, branches, errors);
     }
     if let Some(items) = obj.get("items") {
-        let keys: Vec<&str> = items.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        let keys: Vec<&str> = items
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
         match keys.as_slice() {
             ["anyOf"] => const_title_list(name, &items["anyOf"], errors),
             ["enum", "type"] | ["type", "enum"] if items["type"] == "string" => {}
@@ -120,7 +133,10 @@ fn property_allowlist(name: &str, prop: &Value, errors: &mut Vec<String>) {
 
 fn const_title_list(name: &str, branches: &Value, errors: &mut Vec<String>) {
     for branch in branches.as_array().into_iter().flatten() {
-        let keys: Vec<&str> = branch.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        let keys: Vec<&str> = branch
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
         if !(keys == ["const", "title"] || keys == ["title", "const"]) {
             errors.push(format!("{name}: choice {branch}"));
         }
@@ -130,9 +146,15 @@ fn const_title_list(name: &str, branches: &Value, errors: &mut Vec<String>) {
 /// Checks a requestedSchema against the official definition of `version` and the allowlist.
 pub fn assert_conforms(version: ProtocolVersion, schema: &Value) {
     let official = official_errors(version, "ElicitRequestedSchema", schema);
-    assert!(official.is_empty(), "{version}: {schema:#}\nofficial: {official:#?}");
+    assert!(
+        official.is_empty(),
+        "{version}: {schema:#}\nofficial: {official:#?}"
+    );
     let strict = allowlist_errors(schema);
-    assert!(strict.is_empty(), "{version}: {schema:#}\nallowlist: {strict:#?}");
+    assert!(
+        strict.is_empty(),
+        "{version}: {schema:#}\nallowlist: {strict:#?}"
+    );
 }
 
 /// Compares the wire JSON of `value` (keys in the order it writes them) with
@@ -145,7 +167,11 @@ pub fn assert_snapshot(name: &str, value: &impl serde::Serialize) {
         std::fs::write(&path, &text).expect("snapshot written");
         return;
     }
-    let stored = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing snapshot {}; run with ELICIT_BLESS=1", path.display()));
+    let stored = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "missing snapshot {}; run with ELICIT_BLESS=1",
+            path.display()
+        )
+    });
     assert_eq!(stored, text, "snapshot {name} differs");
 }

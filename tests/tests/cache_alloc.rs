@@ -56,15 +56,27 @@ fn cached_schemas_do_not_allocate() {
         let _ = Plain::requested_schema();
     });
     assert!(first > 0, "the first call builds the schema");
-    assert_eq!(allocations_during(|| { let _ = Plain::requested_schema(); }), 0);
+    assert_eq!(
+        allocations_during(|| {
+            let _ = Plain::requested_schema();
+        }),
+        0
+    );
 
     let _ = Wrapper::<u8>::requested_schema();
-    assert_eq!(allocations_during(|| { let _ = Wrapper::<u8>::requested_schema(); }), 0);
+    assert_eq!(
+        allocations_during(|| {
+            let _ = Wrapper::<u8>::requested_schema();
+        }),
+        0
+    );
 
     for version in ProtocolVersion::ALL {
         let _ = Plain::requested_schema_for(version).unwrap();
         assert_eq!(
-            allocations_during(|| { let _ = Plain::requested_schema_for(version); }),
+            allocations_during(|| {
+                let _ = Plain::requested_schema_for(version);
+            }),
             0,
             "{version}"
         );

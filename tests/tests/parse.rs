@@ -7,7 +7,20 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Elicit)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    Elicit,
+)]
 #[serde(rename_all = "lowercase")]
 enum Color {
     Red,
@@ -81,17 +94,30 @@ fn a_valid_accept_yields_the_typed_value() {
 #[test]
 fn serde_json_from_str_is_the_one_liner() {
     let r: ElicitResult<Form> = serde_json::from_str(&accept(valid())).unwrap();
-    assert_eq!(r, ElicitResult::<Form>::from_json(&accept(valid())).unwrap());
+    assert_eq!(
+        r,
+        ElicitResult::<Form>::from_json(&accept(valid())).unwrap()
+    );
     let mut bad = valid();
     bad["age"] = json!(0);
     let e = serde_json::from_str::<ElicitResult<Form>>(&accept(bad)).unwrap_err();
-    assert!(e.to_string().contains("`age` must be at least 1 (minimum); received 0"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("`age` must be at least 1 (minimum); received 0"),
+        "{e}"
+    );
 }
 
 #[test]
 fn actions_are_exactly_three_lowercase_words() {
-    assert_eq!(ElicitResult::<Form>::from_json(r#"{"action":"decline"}"#).unwrap(), ElicitResult::Decline);
-    assert_eq!(ElicitResult::<Form>::from_json(r#"{"action":"cancel"}"#).unwrap(), ElicitResult::Cancel);
+    assert_eq!(
+        ElicitResult::<Form>::from_json(r#"{"action":"decline"}"#).unwrap(),
+        ElicitResult::Decline
+    );
+    assert_eq!(
+        ElicitResult::<Form>::from_json(r#"{"action":"cancel"}"#).unwrap(),
+        ElicitResult::Cancel
+    );
     for (reply, received) in [
         (r#"{"action":"ACCEPT","content":{}}"#, Some("\"ACCEPT\"")),
         (r#"{"action":"reject"}"#, Some("\"reject\"")),
@@ -104,21 +130,50 @@ fn actions_are_exactly_three_lowercase_words() {
         let e = errors(reply);
         let v = &e.violations()[0];
         assert_eq!(v.location(), &Location::Envelope, "{reply}");
-        assert!(matches!(v.rule(), Rule::ActionInvalid | Rule::ActionMissing), "{reply}: {e}");
+        assert!(
+            matches!(v.rule(), Rule::ActionInvalid | Rule::ActionMissing),
+            "{reply}: {e}"
+        );
         assert_eq!(v.received(), received, "{reply}");
     }
-    assert!(errors(r#"{"action":"Accept"}"#).to_string().contains("\"Accept\""));
+    assert!(
+        errors(r#"{"action":"Accept"}"#)
+            .to_string()
+            .contains("\"Accept\"")
+    );
 }
 
 #[test]
 fn decline_and_cancel_ignore_content_whatever_it_holds() {
-    for content in ["", r#","content":null"#, r#","content":{"name":""}"#, r#","content":[1,2,"x"]"#, r#","content":"garbage""#, r#","content":{"a":{"b":[{}]}}"#] {
-        for (action, expected) in [("decline", ElicitResult::Decline), ("cancel", ElicitResult::Cancel)] {
+    for content in [
+        "",
+        r#","content":null"#,
+        r#","content":{"name":""}"#,
+        r#","content":[1,2,"x"]"#,
+        r#","content":"garbage""#,
+        r#","content":{"a":{"b":[{}]}}"#,
+    ] {
+        for (action, expected) in [
+            ("decline", ElicitResult::Decline),
+            ("cancel", ElicitResult::Cancel),
+        ] {
             let reply = format!(r#"{{"action":"{action}"{content}}}"#);
-            assert_eq!(ElicitResult::<Form>::from_json(&reply).unwrap(), expected, "{reply}");
+            assert_eq!(
+                ElicitResult::<Form>::from_json(&reply).unwrap(),
+                expected,
+                "{reply}"
+            );
             // Content before the action is ignored too.
-            let reply = format!(r#"{{{}"action":"{action}"}}"#, content.trim_start_matches(',').to_owned() + if content.is_empty() { "" } else { "," });
-            assert_eq!(ElicitResult::<Form>::from_json(&reply).unwrap(), expected, "{reply}");
+            let reply = format!(
+                r#"{{{}"action":"{action}"}}"#,
+                content.trim_start_matches(',').to_owned()
+                    + if content.is_empty() { "" } else { "," }
+            );
+            assert_eq!(
+                ElicitResult::<Form>::from_json(&reply).unwrap(),
+                expected,
+                "{reply}"
+            );
         }
     }
 }
@@ -126,11 +181,17 @@ fn decline_and_cancel_ignore_content_whatever_it_holds() {
 #[test]
 fn content_before_action_is_still_validated_on_accept() {
     let reply = format!(r#"{{"content":{},"action":"accept"}}"#, valid());
-    assert!(matches!(ElicitResult::<Form>::from_json(&reply).unwrap(), ElicitResult::Accept(_)));
+    assert!(matches!(
+        ElicitResult::<Form>::from_json(&reply).unwrap(),
+        ElicitResult::Accept(_)
+    ));
     let mut bad = valid();
     bad["name"] = json!("");
     let reply = format!(r#"{{"content":{bad},"action":"accept"}}"#);
-    assert_eq!(rules_of(&errors(&reply)), [(Some("name"), &Rule::MinLength(1))]);
+    assert_eq!(
+        rules_of(&errors(&reply)),
+        [(Some("name"), &Rule::MinLength(1))]
+    );
 }
 
 #[derive(Debug, PartialEq, Deserialize, JsonSchema, Elicit)]
@@ -142,15 +203,30 @@ struct AllOptional {
 
 #[test]
 fn absent_or_null_content_on_accept_is_an_empty_object() {
-    for reply in [r#"{"action":"accept"}"#, r#"{"action":"accept","content":null}"#, r#"{"content":null,"action":"accept"}"#] {
+    for reply in [
+        r#"{"action":"accept"}"#,
+        r#"{"action":"accept","content":null}"#,
+        r#"{"content":null,"action":"accept"}"#,
+    ] {
         assert_eq!(
             ElicitResult::<AllOptional>::from_json(reply).unwrap(),
-            ElicitResult::Accept(AllOptional { nickname: None, count: 0 }),
+            ElicitResult::Accept(AllOptional {
+                nickname: None,
+                count: 0
+            }),
             "{reply}"
         );
         let e = errors(reply);
-        let missing: Vec<_> = rules_of(&e).into_iter().filter(|(_, r)| **r == Rule::Required).map(|(p, _)| p.unwrap()).collect();
-        assert_eq!(missing, ["name", "age", "ratio", "agree", "color", "tags", "list"], "{reply}");
+        let missing: Vec<_> = rules_of(&e)
+            .into_iter()
+            .filter(|(_, r)| **r == Rule::Required)
+            .map(|(p, _)| p.unwrap())
+            .collect();
+        assert_eq!(
+            missing,
+            ["name", "age", "ratio", "agree", "color", "tags", "list"],
+            "{reply}"
+        );
     }
 }
 
@@ -164,7 +240,13 @@ fn content_that_is_not_an_object_is_refused() {
 
 #[test]
 fn integers_accept_integral_floats_and_nothing_else() {
-    for (age, ok) in [(json!(30), true), (json!(30.0), true), (json!(30.5), false), (json!("30"), false), (json!(true), false)] {
+    for (age, ok) in [
+        (json!(30), true),
+        (json!(30.0), true),
+        (json!(30.5), false),
+        (json!("30"), false),
+        (json!(true), false),
+    ] {
         let mut content = valid();
         content["age"] = age.clone();
         let r = ElicitResult::<Form>::from_json(&accept(content));
@@ -172,17 +254,36 @@ fn integers_accept_integral_floats_and_nothing_else() {
         if ok {
             assert_eq!(r.unwrap().accepted().unwrap().age, 30);
         } else {
-            assert_eq!(rules_of(&r.unwrap_err()), [(Some("age"), &Rule::Type { expected: "integer" })], "{age}");
+            assert_eq!(
+                rules_of(&r.unwrap_err()),
+                [(
+                    Some("age"),
+                    &Rule::Type {
+                        expected: "integer"
+                    }
+                )],
+                "{age}"
+            );
         }
     }
 }
 
 #[test]
 fn lengths_count_unicode_scalar_values() {
-    for (name, ok) in [("ééééé", true), ("🦀🦀🦀🦀🦀", true), ("ééééée", false), ("a", true), ("", false)] {
+    for (name, ok) in [
+        ("ééééé", true),
+        ("🦀🦀🦀🦀🦀", true),
+        ("ééééée", false),
+        ("a", true),
+        ("", false),
+    ] {
         let mut content = valid();
         content["name"] = json!(name);
-        assert_eq!(ElicitResult::<Form>::from_json(&accept(content)).is_ok(), ok, "{name}");
+        assert_eq!(
+            ElicitResult::<Form>::from_json(&accept(content)).is_ok(),
+            ok,
+            "{name}"
+        );
     }
 }
 
@@ -206,21 +307,43 @@ fn every_violation_is_reported_with_property_rule_and_value() {
             (Some("name"), &Rule::MaxLength(5)),
             (Some("age"), &Rule::Maximum(120.0)),
             (Some("ratio"), &Rule::Maximum(1.0)),
-            (Some("agree"), &Rule::Type { expected: "boolean" }),
+            (
+                Some("agree"),
+                &Rule::Type {
+                    expected: "boolean"
+                }
+            ),
             (Some("color"), &Rule::NotAChoice),
             (Some("tags"), &Rule::UniqueItems),
             (Some("tags"), &Rule::NotAChoice),
             (Some("tags"), &Rule::MaxItems(2)),
             (Some("list"), &Rule::Type { expected: "array" }),
-            (Some("email"), &Rule::Format(elicit_core::schema::Format::Email)),
+            (
+                Some("email"),
+                &Rule::Format(elicit_core::schema::Format::Email)
+            ),
         ]
     );
     let text = e.to_string();
     assert_eq!(text.lines().count(), 10);
-    assert!(text.contains("`name` must be at most 5 characters long (maxLength); received \"much too long\""), "{text}");
-    assert!(text.contains("`color` must be one of the listed choices (enum); received \"Red\""), "{text}");
-    assert!(text.contains("`tags[2]` must be one of the listed choices (enum); received \"purple\""), "{text}");
-    assert!(text.contains("`tags` must have at most 2 selected (maxItems); received 3 items"), "{text}");
+    assert!(
+        text.contains(
+            "`name` must be at most 5 characters long (maxLength); received \"much too long\""
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("`color` must be one of the listed choices (enum); received \"Red\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("`tags[2]` must be one of the listed choices (enum); received \"purple\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("`tags` must have at most 2 selected (maxItems); received 3 items"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -237,10 +360,16 @@ fn received_values_are_truncated() {
 fn multi_select_rules() {
     let mut content = valid();
     content["tags"] = json!([]);
-    assert_eq!(rules_of(&errors(&accept(content))), [(Some("tags"), &Rule::MinItems(1))]);
+    assert_eq!(
+        rules_of(&errors(&accept(content))),
+        [(Some("tags"), &Rule::MinItems(1))]
+    );
     let mut content = valid();
     content["list"] = json!(["red", 1]);
-    assert_eq!(rules_of(&errors(&accept(content))), [(Some("list"), &Rule::Type { expected: "string" })]);
+    assert_eq!(
+        rules_of(&errors(&accept(content))),
+        [(Some("list"), &Rule::Type { expected: "string" })]
+    );
     assert!(matches!(
         errors(&accept({
             let mut c = valid();
@@ -257,7 +386,10 @@ fn multi_select_rules() {
 fn null_is_not_a_content_value_even_for_options() {
     let mut content = valid();
     content["email"] = json!(null);
-    assert_eq!(rules_of(&errors(&accept(content))), [(Some("email"), &Rule::Type { expected: "string" })]);
+    assert_eq!(
+        rules_of(&errors(&accept(content))),
+        [(Some("email"), &Rule::Type { expected: "string" })]
+    );
 }
 
 #[test]
@@ -274,7 +406,9 @@ fn unknown_keys_are_ignored_unless_the_form_denies_them() {
     assert_eq!(e.violations()[0].property(), Some("b"));
     assert_eq!(e.violations()[0].rule(), &Rule::UnknownProperty);
     // `_meta` belongs to the envelope; inside content it is an ordinary key.
-    let e = ElicitResult::<Strict>::from_json(r#"{"action":"accept","content":{"a":"x","_meta":{}}}"#).unwrap_err();
+    let e =
+        ElicitResult::<Strict>::from_json(r#"{"action":"accept","content":{"a":"x","_meta":{}}}"#)
+            .unwrap_err();
     assert_eq!(e.violations()[0].rule(), &Rule::UnknownProperty);
 }
 
@@ -297,9 +431,20 @@ fn duplicate_keys_are_refused() {
 
 #[test]
 fn malformed_json_is_a_clear_error() {
-    for reply in ["", "{", r#"{"action":"accept","content":{"name":"x""#, "[]", "\"accept\"", "null", "{\"action\":\"decline\"} trailing"] {
+    for reply in [
+        "",
+        "{",
+        r#"{"action":"accept","content":{"name":"x""#,
+        "[]",
+        "\"accept\"",
+        "null",
+        "{\"action\":\"decline\"} trailing",
+    ] {
         let e = errors(reply);
-        assert!(matches!(e.violations().last().unwrap().rule(), Rule::Json(_)), "{reply}: {e}");
+        assert!(
+            matches!(e.violations().last().unwrap().rule(), Rule::Json(_)),
+            "{reply}: {e}"
+        );
     }
     let e = ElicitResult::<Form>::from_slice(b"{\"action\":\"acc\xffept\"}").unwrap_err();
     assert!(e.to_string().contains("UTF-8"), "{e}");
@@ -310,7 +455,9 @@ fn from_value_applies_the_same_rules() {
     let mut bad = valid();
     bad["age"] = json!("30");
     bad["name"] = json!("");
-    let from_value = ElicitResult::<Form>::from_value(json!({"action": "accept", "content": bad.clone()})).unwrap_err();
+    let from_value =
+        ElicitResult::<Form>::from_value(json!({"action": "accept", "content": bad.clone()}))
+            .unwrap_err();
     let from_json = errors(&accept(bad));
     assert_eq!(from_value, from_json);
     assert_eq!(from_value.violations().len(), 2);
@@ -330,22 +477,37 @@ fn helpers() {
     let cancel = ElicitResult::<Form>::Cancel;
     assert!(cancel.is_retryable());
     assert_eq!(cancel.action(), ElicitAction::Cancel);
-    assert_eq!(ElicitResult::<Form>::Decline.map(|f| f.age), ElicitResult::Decline);
+    assert_eq!(
+        ElicitResult::<Form>::Decline.map(|f| f.age),
+        ElicitResult::Decline
+    );
     assert!(!ElicitResult::<Form>::Decline.is_retryable());
     assert_eq!(ElicitResult::<Form>::Decline.accepted(), None);
-    assert_eq!("decline".parse::<ElicitAction>().unwrap(), ElicitAction::Decline);
+    assert_eq!(
+        "decline".parse::<ElicitAction>().unwrap(),
+        ElicitAction::Decline
+    );
     assert!("Decline".parse::<ElicitAction>().is_err());
     assert_eq!(ElicitAction::Cancel.to_string(), "cancel");
 }
 
 #[test]
 fn serialize_writes_the_wire_form() {
-    assert_eq!(serde_json::to_string(&ElicitResult::<Form>::Decline).unwrap(), r#"{"action":"decline"}"#);
-    assert_eq!(serde_json::to_string(&ElicitResult::<Form>::Cancel).unwrap(), r#"{"action":"cancel"}"#);
+    assert_eq!(
+        serde_json::to_string(&ElicitResult::<Form>::Decline).unwrap(),
+        r#"{"action":"decline"}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&ElicitResult::<Form>::Cancel).unwrap(),
+        r#"{"action":"cancel"}"#
+    );
     let form = ElicitResult::<Form>::from_json(&accept(valid())).unwrap();
     let wire = serde_json::to_value(&form).unwrap();
     assert_eq!(wire["action"], "accept");
-    assert!(wire["content"].get("email").is_none(), "None is left out, never null: {wire}");
+    assert!(
+        wire["content"].get("email").is_none(),
+        "None is left out, never null: {wire}"
+    );
     assert_eq!(wire["content"]["note"], "none");
     // What is written parses back to the same value.
     assert_eq!(ElicitResult::<Form>::from_value(wire).unwrap(), form);

@@ -24,14 +24,40 @@ struct Creds {
     level: Level,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Elicit)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    Elicit,
+)]
 enum Level {
     Low,
     High,
 }
 
 /// Choose a plan
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Elicit)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    Elicit,
+)]
 #[serde(rename_all = "kebab-case")]
 enum Plan {
     /// Free forever
@@ -86,7 +112,10 @@ fn creds_schema_is_exact() {
         .iter()
         .map(|k| text.find(&format!("\"{k}\":")).unwrap())
         .collect();
-    assert!(keys.is_sorted(), "properties keep declaration order: {text}");
+    assert!(
+        keys.is_sorted(),
+        "properties keep declaration order: {text}"
+    );
 }
 
 #[test]
@@ -182,26 +211,70 @@ fn everything_schema_lowers_every_kind() {
     let schema = schema_of::<Everything>();
     let props = &schema["properties"];
     let max_safe = 9_007_199_254_740_991i64;
-    assert_eq!(props["name"], json!({"type": "string", "title": "Display name", "minLength": 1, "maxLength": 50}));
-    assert_eq!(props["homepage"], json!({"type": "string", "format": "uri"}));
-    assert_eq!(props["nickname"], json!({"type": "string", "default": "Ada"}));
-    assert_eq!(props["tiny"], json!({"type": "integer", "minimum": -128, "maximum": 127}));
-    assert_eq!(props["small"], json!({"type": "integer", "minimum": 0, "maximum": 255}));
+    assert_eq!(
+        props["name"],
+        json!({"type": "string", "title": "Display name", "minLength": 1, "maxLength": 50})
+    );
+    assert_eq!(
+        props["homepage"],
+        json!({"type": "string", "format": "uri"})
+    );
+    assert_eq!(
+        props["nickname"],
+        json!({"type": "string", "default": "Ada"})
+    );
+    assert_eq!(
+        props["tiny"],
+        json!({"type": "integer", "minimum": -128, "maximum": 127})
+    );
+    assert_eq!(
+        props["small"],
+        json!({"type": "integer", "minimum": 0, "maximum": 255})
+    );
     // The user's bounds win where tighter; the type's range where the user's is looser.
-    assert_eq!(props["medium"], json!({"type": "integer", "minimum": -5, "maximum": 32767}));
-    assert_eq!(props["int"], json!({"type": "integer", "minimum": -2147483648i64, "maximum": 2147483647}));
-    assert_eq!(props["uint"], json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32}));
+    assert_eq!(
+        props["medium"],
+        json!({"type": "integer", "minimum": -5, "maximum": 32767})
+    );
+    assert_eq!(
+        props["int"],
+        json!({"type": "integer", "minimum": -2147483648i64, "maximum": 2147483647})
+    );
+    assert_eq!(
+        props["uint"],
+        json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32})
+    );
     for wide in ["long", "isize_", "huge"] {
-        assert_eq!(props[wide], json!({"type": "integer", "minimum": -max_safe, "maximum": max_safe}), "{wide}");
+        assert_eq!(
+            props[wide],
+            json!({"type": "integer", "minimum": -max_safe, "maximum": max_safe}),
+            "{wide}"
+        );
     }
     for wide in ["ulong", "size", "uhuge"] {
-        assert_eq!(props[wide], json!({"type": "integer", "minimum": 0, "maximum": max_safe}), "{wide}");
+        assert_eq!(
+            props[wide],
+            json!({"type": "integer", "minimum": 0, "maximum": max_safe}),
+            "{wide}"
+        );
     }
-    assert_eq!(props["ratio"], json!({"type": "number", "minimum": 0.5, "maximum": 2.5}));
+    assert_eq!(
+        props["ratio"],
+        json!({"type": "number", "minimum": 0.5, "maximum": 2.5})
+    );
     assert_eq!(props["single"], json!({"type": "number"}));
-    assert_eq!(props["retries"], json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32, "default": 0}));
-    assert_eq!(props["subscribe"], json!({"type": "boolean", "default": false}));
-    assert_eq!(props["maybe_level"], json!({"type": "string", "enum": ["Low", "High"]}));
+    assert_eq!(
+        props["retries"],
+        json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32, "default": 0})
+    );
+    assert_eq!(
+        props["subscribe"],
+        json!({"type": "boolean", "default": false})
+    );
+    assert_eq!(
+        props["maybe_level"],
+        json!({"type": "string", "enum": ["Low", "High"]})
+    );
     assert_eq!(
         props["plan"],
         json!({
@@ -222,7 +295,10 @@ fn everything_schema_lowers_every_kind() {
     );
     assert_eq!(props["plan_set"]["minItems"], 1);
     assert_eq!(props["plan_set"]["maxItems"], 2);
-    assert_eq!(props["plan_set"]["items"]["anyOf"][3], json!({"const": "enterprise", "title": "Enterprise (call us)"}));
+    assert_eq!(
+        props["plan_set"]["items"]["anyOf"][3],
+        json!({"const": "enterprise", "title": "Enterprise (call us)"})
+    );
     assert_eq!(props["levels_with_default"]["default"], json!(["High"]));
     assert_eq!(props["optional_levels"]["type"], "array");
     let required: Vec<&str> = schema["required"]
@@ -231,12 +307,34 @@ fn everything_schema_lowers_every_kind() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    for absent in ["homepage", "nickname", "retries", "subscribe", "maybe_level", "plan_with_default", "levels_with_default", "optional_levels"] {
+    for absent in [
+        "homepage",
+        "nickname",
+        "retries",
+        "subscribe",
+        "maybe_level",
+        "plan_with_default",
+        "levels_with_default",
+        "optional_levels",
+    ] {
         assert!(!required.contains(&absent), "{absent} is optional");
     }
     assert!(required.contains(&"plan_set") && required.contains(&"agree"));
     let text = schema.to_string();
-    for banned in ["format\":\"int", "format\":\"uint", "double", "float", "$ref", "$defs", "null", "anyOf\":[{\"type", "uniqueItems", "additionalProperties", "pattern", "exclusive"] {
+    for banned in [
+        "format\":\"int",
+        "format\":\"uint",
+        "double",
+        "float",
+        "$ref",
+        "$defs",
+        "null",
+        "anyOf\":[{\"type",
+        "uniqueItems",
+        "additionalProperties",
+        "pattern",
+        "exclusive",
+    ] {
         assert!(!text.contains(banned), "{banned} leaked into {text}");
     }
 }
@@ -261,7 +359,14 @@ fn serde_names_and_skips_shape_the_schema() {
     let schema = schema_of::<Renamed>();
     let names: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
     assert_eq!(names.len(), 3);
-    assert_eq!(Renamed::requested_schema().properties().iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["firstName", "years", "zipCode"]);
+    assert_eq!(
+        Renamed::requested_schema()
+            .properties()
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>(),
+        ["firstName", "years", "zipCode"]
+    );
     assert_eq!(schema["required"], json!(["firstName", "years"]));
     assert!(Renamed::requested_schema().denies_unknown());
     assert!(!schema.to_string().contains("additionalProperties"));
@@ -279,8 +384,14 @@ struct Generic<T, U> {
 fn generic_structs_get_a_schema_per_instantiation() {
     let a = schema_of::<Generic<u8, Level>>();
     let b = schema_of::<Generic<bool, String>>();
-    assert_eq!(a["properties"]["value"], json!({"type": "integer", "minimum": 0, "maximum": 255}));
-    assert_eq!(a["properties"]["other"], json!({"type": "string", "enum": ["Low", "High"]}));
+    assert_eq!(
+        a["properties"]["value"],
+        json!({"type": "integer", "minimum": 0, "maximum": 255})
+    );
+    assert_eq!(
+        a["properties"]["other"],
+        json!({"type": "string", "enum": ["Low", "High"]})
+    );
     assert_eq!(b["properties"]["value"], json!({"type": "boolean"}));
     assert_eq!(b["properties"]["other"], json!({"type": "string"}));
     assert!(!std::ptr::eq(
@@ -301,8 +412,14 @@ fn the_schema_is_built_once() {
 
 #[test]
 fn oldest_version_downlevels_or_refuses() {
-    let old = serde_json::to_value(WithMessage::requested_schema_for(ProtocolVersion::V2025_06_18).unwrap()).unwrap();
-    assert_eq!(old["properties"]["plan"]["enum"], json!(["free", "pay-as-you-go", "pro", "enterprise"]));
+    let old = serde_json::to_value(
+        WithMessage::requested_schema_for(ProtocolVersion::V2025_06_18).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        old["properties"]["plan"]["enum"],
+        json!(["free", "pay-as-you-go", "pro", "enterprise"])
+    );
     assert_eq!(old["properties"]["plan"]["enumNames"][0], "Free forever");
     let err = Everything::requested_schema_for(ProtocolVersion::V2025_06_18).unwrap_err();
     assert_eq!(err.property_name(), Some("levels"));
@@ -325,7 +442,10 @@ fn every_generated_schema_conforms() {
         assert_conforms(*version, schema);
         checked += 1;
     }
-    assert_eq!(checked, 20, "7 types on 3 versions, less Everything on 2025-06-18");
+    assert_eq!(
+        checked, 20,
+        "7 types on 3 versions, less Everything on 2025-06-18"
+    );
 }
 
 #[test]
@@ -348,7 +468,14 @@ fn strict_allowlist_catches_what_the_official_definitions_allow() {
         }
     });
     // The official definitions accept this; the allowlist must not.
-    assert!(elicit_tests::official_errors(ProtocolVersion::V2025_11_25, "ElicitRequestedSchema", &leaky).is_empty());
+    assert!(
+        elicit_tests::official_errors(
+            ProtocolVersion::V2025_11_25,
+            "ElicitRequestedSchema",
+            &leaky
+        )
+        .is_empty()
+    );
     let errors = elicit_tests::allowlist_errors(&leaky);
     assert_eq!(errors.len(), 5, "{errors:#?}");
 }

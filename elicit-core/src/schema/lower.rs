@@ -114,7 +114,10 @@ fn normalize(
     depth: usize,
 ) -> Result<(), SchemaError> {
     if depth > 16 {
-        return Err(SchemaError::property(name, "the type's schema is recursive"));
+        return Err(SchemaError::property(
+            name,
+            "the type's schema is recursive",
+        ));
     }
     let Value::Object(obj) = schema else {
         return Ok(());
@@ -207,7 +210,8 @@ fn collect_choices(obj: &mut Map<String, Value>, variants: Option<&[&str]>) {
         return;
     }
     if let Some(order) = variants {
-        choices.sort_by_key(|(value, _)| order.iter().position(|v| v == value).unwrap_or(usize::MAX));
+        choices
+            .sort_by_key(|(value, _)| order.iter().position(|v| v == value).unwrap_or(usize::MAX));
     }
     obj.insert("type".into(), Value::String("string".into()));
     if choices.iter().any(|(_, title)| title.is_some()) {
@@ -253,11 +257,12 @@ fn integer_bounds(obj: &mut Map<String, Value>) {
         "uint64" | "uint128" | "uint" => (0.0, MAX_SAFE_INTEGER),
         _ => (-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
     };
-    let tighten = |obj: &mut Map<String, Value>, key: &str, bound: f64, pick: fn(f64, f64) -> f64| {
-        let current = obj.get(key).and_then(Value::as_f64);
-        let value = current.map_or(bound, |c| pick(c, bound));
-        obj.insert(key.into(), number(value));
-    };
+    let tighten =
+        |obj: &mut Map<String, Value>, key: &str, bound: f64, pick: fn(f64, f64) -> f64| {
+            let current = obj.get(key).and_then(Value::as_f64);
+            let value = current.map_or(bound, |c| pick(c, bound));
+            obj.insert(key.into(), number(value));
+        };
     tighten(obj, "minimum", lo, f64::max);
     tighten(obj, "maximum", hi, f64::min);
 }

@@ -8,8 +8,8 @@ mod lower;
 mod parse;
 mod wire;
 
-pub use lower::{FieldOrder, MAX_SAFE_INTEGER};
 pub(crate) use lower::lower;
+pub use lower::{FieldOrder, MAX_SAFE_INTEGER};
 pub(crate) use parse::json_type as json_type_name;
 
 use serde_json::Number;

@@ -180,9 +180,7 @@ fn parse_property(name: &str, schema: &Value) -> Result<Property, SchemaError> {
         }),
         "array" => Kind::MultiSelect(parse_multi(name, obj)?),
         "object" => {
-            return Err(err(
-                "nested objects are not allowed; a form is flat".into()
-            ));
+            return Err(err("nested objects are not allowed; a form is flat".into()));
         }
         "null" => return Err(err("`null` is not a property type".into())),
         other => return Err(err(format!("unknown type `{other}`"))),
@@ -212,7 +210,13 @@ fn parse_string(name: &str, obj: &Map<String, Value>) -> Result<StringRules, Sch
         },
         default: opt_string(obj, "default", name)?,
     };
-    check_order(name, rules.min_length, rules.max_length, "minLength", "maxLength")?;
+    check_order(
+        name,
+        rules.min_length,
+        rules.max_length,
+        "minLength",
+        "maxLength",
+    )?;
     Ok(rules)
 }
 
@@ -224,7 +228,10 @@ fn parse_number(
     let num = |key: &str| match obj.get(key) {
         None => Ok(None),
         Some(Value::Number(n)) => Ok(n.as_f64()),
-        Some(_) => Err(SchemaError::property(name, format!("`{key}` must be a number"))),
+        Some(_) => Err(SchemaError::property(
+            name,
+            format!("`{key}` must be a number"),
+        )),
     };
     let rules = NumberRules {
         integer,
@@ -236,7 +243,10 @@ fn parse_number(
             Some(_) => {
                 return Err(SchemaError::property(
                     name,
-                    format!("`default` must be {}", if integer { "an integer" } else { "a number" }),
+                    format!(
+                        "`default` must be {}",
+                        if integer { "an integer" } else { "a number" }
+                    ),
                 ));
             }
         },
@@ -244,7 +254,10 @@ fn parse_number(
     if let (Some(min), Some(max)) = (rules.minimum, rules.maximum)
         && min > max
     {
-        return Err(SchemaError::property(name, "`minimum` is greater than `maximum`"));
+        return Err(SchemaError::property(
+            name,
+            "`minimum` is greater than `maximum`",
+        ));
     }
     Ok(rules)
 }
@@ -282,14 +295,20 @@ fn parse_select(name: &str, obj: &Map<String, Value>) -> Result<SelectRules, Sch
                 }
             }
         }
-        (None, Some(branches)) => (titled_choices(name, branches, "oneOf")?, SelectStyle::Titled),
+        (None, Some(branches)) => (
+            titled_choices(name, branches, "oneOf")?,
+            SelectStyle::Titled,
+        ),
         (None, None) => unreachable_choice(name)?,
     };
     let default = opt_string(obj, "default", name)?;
     if let Some(d) = &default
         && !choices.iter().any(|c| &c.value == d)
     {
-        return Err(SchemaError::property(name, format!("`default` {d:?} is not a choice")));
+        return Err(SchemaError::property(
+            name,
+            format!("`default` {d:?} is not a choice"),
+        ));
     }
     Ok(SelectRules {
         choices,
@@ -299,7 +318,10 @@ fn parse_select(name: &str, obj: &Map<String, Value>) -> Result<SelectRules, Sch
 }
 
 fn unreachable_choice<T>(name: &str) -> Result<T, SchemaError> {
-    Err(SchemaError::property(name, "a single-select needs `enum` or `oneOf`"))
+    Err(SchemaError::property(
+        name,
+        "a single-select needs `enum` or `oneOf`",
+    ))
 }
 
 fn parse_multi(name: &str, obj: &Map<String, Value>) -> Result<MultiSelectRules, SchemaError> {
@@ -340,7 +362,9 @@ fn parse_multi(name: &str, obj: &Map<String, Value>) -> Result<MultiSelectRules,
             let mut out = Vec::with_capacity(values.len());
             for v in values {
                 match v {
-                    Value::String(s) if choices.iter().any(|c| &c.value == s) => out.push(s.clone()),
+                    Value::String(s) if choices.iter().any(|c| &c.value == s) => {
+                        out.push(s.clone())
+                    }
                     _ => return Err(err("`default` must list choice values")),
                 }
             }
@@ -382,7 +406,9 @@ fn titled_choices(name: &str, branches: &Value, key: &str) -> Result<Vec<Choice>
     let err = || {
         SchemaError::property(
             name,
-            format!("`{key}` must be a non-empty array of {{\"const\": string, \"title\": string}}"),
+            format!(
+                "`{key}` must be a non-empty array of {{\"const\": string, \"title\": string}}"
+            ),
         )
     };
     let Value::Array(branches) = branches else {
@@ -421,7 +447,10 @@ fn opt_string(
     match obj.get(key) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(SchemaError::property(name, format!("`{key}` must be a string"))),
+        Some(_) => Err(SchemaError::property(
+            name,
+            format!("`{key}` must be a string"),
+        )),
     }
 }
 

@@ -90,7 +90,8 @@ fn quoted(s: &str) -> String {
 
 impl<'a, 's, V> Check<'a, 's, V> {
     fn violation(&self, rule: Rule, received: impl FnOnce() -> String) {
-        self.sink.push(self.target.location(), rule, Some(received()));
+        self.sink
+            .push(self.target.location(), rule, Some(received()));
     }
 
     fn wrong_type(&self, received: impl FnOnce() -> String) {
@@ -101,7 +102,11 @@ impl<'a, 's, V> Check<'a, 's, V> {
     fn check_str(&self, s: &str) {
         let prop = match self.target {
             Target::Prop(p) => p,
-            Target::Item { prop, index: _, seen } => {
+            Target::Item {
+                prop,
+                index: _,
+                seen,
+            } => {
                 let Kind::MultiSelect(rules) = &prop.kind else {
                     return;
                 };
@@ -190,7 +195,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        if !matches!(self.target, Target::Prop(Property { kind: Kind::Boolean(_), .. })) {
+        if !matches!(
+            self.target,
+            Target::Prop(Property {
+                kind: Kind::Boolean(_),
+                ..
+            })
+        ) {
             self.wrong_type(|| v.to_string());
         }
         self.visitor.visit_bool(v)
@@ -231,7 +242,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
         self.check_str(v);
         match self.hint {
-            Hint::Enum => self.visitor.visit_enum(BorrowedStrDeserializer::<E>::new(v)),
+            Hint::Enum => self
+                .visitor
+                .visit_enum(BorrowedStrDeserializer::<E>::new(v)),
             Hint::Any => self.visitor.visit_borrowed_str(v),
         }
     }
@@ -261,7 +274,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         let prop = match self.target {
-            Target::Prop(p @ Property { kind: Kind::MultiSelect(_), .. }) => p,
+            Target::Prop(
+                p @ Property {
+                    kind: Kind::MultiSelect(_),
+                    ..
+                },
+            ) => p,
             _ => {
                 self.wrong_type(|| "an array".into());
                 return self.visitor.visit_seq(seq);
@@ -284,12 +302,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         if let Some(min) = rules.min_items
             && n < min
         {
-            self.sink.push(location(), Rule::MinItems(min), Some(format!("{n} items")));
+            self.sink
+                .push(location(), Rule::MinItems(min), Some(format!("{n} items")));
         }
         if let Some(max) = rules.max_items
             && n > max
         {
-            self.sink.push(location(), Rule::MaxItems(max), Some(format!("{n} items")));
+            self.sink
+                .push(location(), Rule::MaxItems(max), Some(format!("{n} items")));
         }
         Ok(value)
     }

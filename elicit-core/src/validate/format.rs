@@ -68,9 +68,9 @@ fn is_host_name(host: &str) -> bool {
                 && label.len() <= 63
                 && !label.starts_with('-')
                 && !label.ends_with('-')
-                && label
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || (!c.is_ascii() && c.is_alphanumeric()))
+                && label.chars().all(|c| {
+                    c.is_ascii_alphanumeric() || c == '-' || (!c.is_ascii() && c.is_alphanumeric())
+                })
         })
 }
 
@@ -125,7 +125,8 @@ fn is_date(s: &[u8]) -> bool {
     if s.len() != 10 || s[4] != b'-' || s[7] != b'-' {
         return false;
     }
-    let (Some(year), Some(month), Some(day)) = (digits(&s[0..4]), digits(&s[5..7]), digits(&s[8..10]))
+    let (Some(year), Some(month), Some(day)) =
+        (digits(&s[0..4]), digits(&s[5..7]), digits(&s[8..10]))
     else {
         return false;
     };
@@ -150,8 +151,11 @@ fn is_date_time(s: &[u8]) -> bool {
     if time.len() < 9 || time[2] != b':' || time[5] != b':' {
         return false;
     }
-    let (Some(h), Some(m), Some(sec)) = (digits(&time[0..2]), digits(&time[3..5]), digits(&time[6..8]))
-    else {
+    let (Some(h), Some(m), Some(sec)) = (
+        digits(&time[0..2]),
+        digits(&time[3..5]),
+        digits(&time[6..8]),
+    ) else {
         return false;
     };
     if h > 23 || m > 59 || sec > 60 {
@@ -236,7 +240,16 @@ mod tests {
         for ok in ["2026-11-30", "2024-02-29", "2000-02-29", "0001-01-01"] {
             assert!(is_date(ok.as_bytes()), "{ok}");
         }
-        for bad in ["2026-02-29", "1900-02-29", "2026-13-01", "2026-00-10", "2026-1-01", "26-11-30", "2026-11-31", "2026/11/30"] {
+        for bad in [
+            "2026-02-29",
+            "1900-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-1-01",
+            "26-11-30",
+            "2026-11-31",
+            "2026/11/30",
+        ] {
             assert!(!is_date(bad.as_bytes()), "{bad}");
         }
     }

@@ -11,9 +11,9 @@
 
 pub(crate) mod adapter;
 mod check;
-pub(crate) mod run;
 pub(crate) mod envelope;
 pub mod format;
+pub(crate) mod run;
 
 use std::cell::{Cell, RefCell};
 

@@ -61,7 +61,11 @@ fn finish<C>(
             if let Some(e) = slow_error
                 && (e.is_syntax() || e.is_eof())
             {
-                violations.push(Violation::new(Location::Envelope, Rule::Json(e.to_string()), None));
+                violations.push(Violation::new(
+                    Location::Envelope,
+                    Rule::Json(e.to_string()),
+                    None,
+                ));
             }
             if violations.is_empty() {
                 // Nothing in the schema explains the failure: the target type refused a value
