@@ -157,6 +157,19 @@ pub fn assert_conforms(version: ProtocolVersion, schema: &Value) {
     );
 }
 
+/// Checks `T`'s schema for every protocol version that can express it, and that the newest can.
+pub fn assert_type_conforms<T: elicit_core::Elicit>() {
+    assert_conforms(
+        ProtocolVersion::LATEST,
+        &serde_json::to_value(T::requested_schema()).unwrap(),
+    );
+    for version in ProtocolVersion::ALL {
+        if let Ok(schema) = T::requested_schema_for(version) {
+            assert_conforms(version, &serde_json::to_value(schema).unwrap());
+        }
+    }
+}
+
 /// Compares the wire JSON of `value` (keys in the order it writes them) with
 /// `snapshots/{name}.json`. With `ELICIT_BLESS=1` the file is written instead; CI never sets it,
 /// so a missing or different snapshot fails.

@@ -67,3 +67,9 @@ fn derive_output_is_hygienic() {
     ::std::assert_eq!(form.name.len() + form.colors.len(), 1);
     ::std::assert!(form.count.is_none());
 }
+
+#[test]
+fn the_schemas_conform() {
+    ::elicit_tests::assert_type_conforms::<Form>();
+    ::elicit_tests::assert_type_conforms::<Generic<u8>>();
+}

@@ -3,8 +3,11 @@
 use std::collections::BTreeSet;
 
 use elicit_core::{Elicit, ElicitAction, ElicitError, ElicitResult, Location, Rule};
+use elicit_tests::assert_type_conforms;
+use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use serde_json::json;
 
 #[derive(
@@ -517,4 +520,81 @@ fn serialize_writes_the_wire_form() {
 fn content_errors_are_told_apart_from_envelope_errors() {
     assert!(errors(&accept(json!({"name": ""}))).is_content_error());
     assert!(!errors(r#"{"action":"nope"}"#).is_content_error());
+}
+
+#[test]
+fn schemas_of_these_forms_conform() {
+    assert_type_conforms::<Form>();
+    assert_type_conforms::<AllOptional>();
+    assert_type_conforms::<Strict>();
+}
+
+fn any_json() -> impl Strategy<Value = Value> {
+    let key = prop_oneof![
+        Just("name".to_owned()),
+        Just("age".to_owned()),
+        Just("tags".to_owned()),
+        Just("color".to_owned()),
+        Just("email".to_owned()),
+        "\\PC{0,6}",
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        prop_oneof![
+            Just("red".to_owned()),
+            Just("ada@example.com".to_owned()),
+            "\\PC{0,12}"
+        ]
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            proptest::collection::btree_map(key.clone(), inner, 0..8)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn any_reply() -> impl Strategy<Value = Value> {
+    let action = prop_oneof![
+        Just(json!("accept")),
+        Just(json!("decline")),
+        Just(json!("cancel")),
+        any_json(),
+    ];
+    (action, any_json(), any::<bool>()).prop_map(|(action, content, with_content)| {
+        let mut reply = json!({"action": action});
+        if with_content {
+            reply["content"] = content;
+        }
+        reply
+    })
+}
+
+proptest! {
+    /// Any input gives a typed result or an error that says something; nothing panics.
+    #[test]
+    fn no_input_panics(reply in prop_oneof![any_reply(), any_json()], bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        let text = reply.to_string();
+        for outcome in [
+            ElicitResult::<Form>::from_json(&text),
+            ElicitResult::<Form>::from_value(reply.clone()),
+        ] {
+            if let Err(e) = outcome {
+                prop_assert!(!e.violations().is_empty());
+                prop_assert_eq!(e.to_string().lines().count(), e.violations().len());
+            }
+        }
+        let via_serde = serde_json::from_str::<ElicitResult<Form>>(&text);
+        prop_assert_eq!(via_serde.is_ok(), ElicitResult::<Form>::from_json(&text).is_ok());
+        let _ = ElicitResult::<Form>::from_slice(&bytes);
+        let _ = ElicitResult::<AllOptional>::from_json(&text);
+    }
 }

@@ -125,3 +125,8 @@ proptest! {
         prop_assert_eq!(via_serde, ElicitResult::Accept(order));
     }
 }
+
+#[test]
+fn the_schema_conforms() {
+    elicit_tests::assert_type_conforms::<Order>();
+}
