@@ -78,6 +78,10 @@ pub enum Rule {
     Custom(String),
 }
 
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn bound(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e16 {
         format!("{}", value as i64)
@@ -99,14 +103,30 @@ impl fmt::Display for Rule {
             Rule::Required => f.write_str("is required but missing"),
             Rule::UnknownProperty => f.write_str("is not a property of this form"),
             Rule::Type { expected } => write!(f, "must be of type {expected}"),
-            Rule::MinLength(n) => write!(f, "must be at least {n} characters long (minLength)"),
-            Rule::MaxLength(n) => write!(f, "must be at most {n} characters long (maxLength)"),
+            Rule::MinLength(n) => write!(
+                f,
+                "must be at least {} long (minLength)",
+                plural(*n, "character", "characters")
+            ),
+            Rule::MaxLength(n) => write!(
+                f,
+                "must be at most {} long (maxLength)",
+                plural(*n, "character", "characters")
+            ),
             Rule::Minimum(n) => write!(f, "must be at least {} (minimum)", bound(*n)),
             Rule::Maximum(n) => write!(f, "must be at most {} (maximum)", bound(*n)),
             Rule::Format(format) => write!(f, "must be a valid {} (format)", format.describe()),
             Rule::NotAChoice => f.write_str("must be one of the listed choices (enum)"),
-            Rule::MinItems(n) => write!(f, "must have at least {n} selected (minItems)"),
-            Rule::MaxItems(n) => write!(f, "must have at most {n} selected (maxItems)"),
+            Rule::MinItems(n) => write!(
+                f,
+                "must have at least {} (minItems)",
+                plural(*n, "choice selected", "choices selected")
+            ),
+            Rule::MaxItems(n) => write!(
+                f,
+                "must have at most {} (maxItems)",
+                plural(*n, "choice selected", "choices selected")
+            ),
             Rule::UniqueItems => f.write_str("must not select the same choice twice"),
             Rule::TooLong(n) => write!(f, "exceeds the string limit of {n} bytes"),
             Rule::Deserialize(msg) => write!(f, "was refused by the Rust type: {msg}"),

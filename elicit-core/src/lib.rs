@@ -58,9 +58,13 @@
 mod cache;
 pub mod error;
 mod field;
+mod jsonrpc;
 mod request;
 mod result;
+mod round_trip;
 pub mod schema;
+pub mod types;
+mod url_mode;
 mod validate;
 mod version;
 
@@ -70,9 +74,18 @@ pub mod __private;
 
 pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
+pub use jsonrpc::RequestId;
 pub use request::FormRequest;
 pub use result::{ElicitAction, ElicitResult};
+pub use round_trip::{InputRequests, InputRequired, InputResponse, InputResponses};
 pub use schema::RequestedSchema;
+#[cfg(feature = "time")]
+pub use types::time;
+pub use types::{Email, InvalidFormat};
+pub use url_mode::{
+    ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitResult, UrlElicitationRequired,
+    UrlRequest, UrlRequestError,
+};
 pub use validate::format::is_valid as is_valid_format;
 pub use version::{ProtocolVersion, UnknownVersion};
 

@@ -59,8 +59,13 @@ impl<'a> FormRequest<'a> {
 
     /// The params as a JSON value.
     pub fn to_value(&self) -> serde_json::Value {
-        // Serializing these types into a `Value` cannot fail: every key is a string.
-        serde_json::to_value(self).unwrap_or_default()
+        crate::jsonrpc::to_value(self)
+    }
+
+    /// The whole JSON-RPC `elicitation/create` request, for versions before 2026-07-28 (there,
+    /// the request goes in `inputRequests`; see [`InputRequests`](crate::InputRequests)).
+    pub fn to_jsonrpc(&self, id: impl Into<crate::RequestId>) -> serde_json::Value {
+        crate::jsonrpc::request(id.into(), "elicitation/create", self)
     }
 }
 

@@ -81,7 +81,7 @@ impl FromStr for ElicitAction {
 ///
 /// let err = ElicitResult::<Name>::from_json(r#"{"action":"accept","content":{"name":""}}"#)
 ///     .unwrap_err();
-/// assert_eq!(err.to_string(), r#"`name` must be at least 1 characters long (minLength); received """#);
+/// assert_eq!(err.to_string(), r#"`name` must be at least 1 character long (minLength); received """#);
 /// ```
 #[must_use = "an elicitation result says whether the user accepted, declined or cancelled"]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

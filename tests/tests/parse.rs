@@ -344,7 +344,7 @@ fn every_violation_is_reported_with_property_rule_and_value() {
         "{text}"
     );
     assert!(
-        text.contains("`tags` must have at most 2 selected (maxItems); received 3 items"),
+        text.contains("`tags` must have at most 2 choices selected (maxItems); received 3 items"),
         "{text}"
     );
 }

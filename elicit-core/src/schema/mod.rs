@@ -224,6 +224,16 @@ impl RequestedSchema {
         }
     }
 
+    /// The schema of no properties, for replies whose content is never read.
+    pub(crate) fn empty() -> &'static RequestedSchema {
+        static EMPTY: RequestedSchema = RequestedSchema {
+            properties: Vec::new(),
+            deny_unknown: false,
+            dialect: None,
+        };
+        &EMPTY
+    }
+
     /// The properties, in wire order.
     pub fn properties(&self) -> &[Property] {
         &self.properties

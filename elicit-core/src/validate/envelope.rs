@@ -25,6 +25,8 @@ pub(crate) enum Outcome<C> {
 /// Reads a whole reply, checking the content of an accept into `C`.
 pub(crate) struct Envelope<'a, 's, C> {
     sink: &'a Sink<'s>,
+    /// URL mode: an accept is consent and carries no content; any content is skipped unread.
+    consent: bool,
     marker: PhantomData<fn() -> C>,
 }
 
@@ -32,6 +34,18 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
     pub(crate) fn new(sink: &'a Sink<'s>) -> Self {
         Envelope {
             sink,
+            consent: false,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'a, 's> Envelope<'a, 's, IgnoredAny> {
+    /// Reads a URL-mode reply: only the action matters.
+    pub(crate) fn consent(sink: &'a Sink<'s>) -> Self {
+        Envelope {
+            sink,
+            consent: true,
             marker: PhantomData,
         }
     }
@@ -85,6 +99,9 @@ impl<'de, C: Deserialize<'de>> Visitor<'de> for Envelope<'_, '_, C> {
                     }
                     content_seen = true;
                     match action {
+                        _ if self.consent => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
                         Some(ElicitAction::Accept) => {
                             content = Some(map.next_value_seed(ContentSeed::new(self.sink))?);
                         }
@@ -103,6 +120,9 @@ impl<'de, C: Deserialize<'de>> Visitor<'de> for Envelope<'_, '_, C> {
             None => Err(self.refuse(Rule::ActionMissing, None)),
             Some(ElicitAction::Decline) => Ok(Outcome::Decline),
             Some(ElicitAction::Cancel) => Ok(Outcome::Cancel),
+            Some(ElicitAction::Accept) if self.consent => Ok(Outcome::Accept(C::deserialize(
+                de::value::UnitDeserializer::<A::Error>::new(),
+            )?)),
             Some(ElicitAction::Accept) => {
                 let content = match (content, early) {
                     (Some(c), _) => c,

@@ -48,6 +48,25 @@ pub(crate) fn from_value<C: DeserializeOwned>(
     })
 }
 
+/// Parses a URL-mode reply held as JSON text: the action only.
+pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<IgnoredAny>, ElicitError> {
+    let schema = RequestedSchema::empty();
+    let sink = Sink::new(schema);
+    let mut de = serde_json::Deserializer::from_str(json);
+    let fast = Envelope::consent(&sink)
+        .deserialize(&mut de)
+        .and_then(|outcome| de.end().map(|()| outcome));
+    // Content is never read, so the first pass already saw everything there is to report.
+    finish(sink, fast, || (Vec::new(), None))
+}
+
+/// Parses a URL-mode reply held as a JSON value.
+pub(crate) fn consent_from_value(value: &Value) -> Result<Outcome<IgnoredAny>, ElicitError> {
+    let sink = Sink::new(RequestedSchema::empty());
+    let fast = Envelope::consent(&sink).deserialize(value);
+    finish(sink, fast, || (Vec::new(), None))
+}
+
 fn finish<C>(
     sink: Sink<'_>,
     fast: Result<Outcome<C>, serde_json::Error>,
@@ -58,6 +77,9 @@ fn finish<C>(
         Ok(_) => Err(sink.into_error()),
         Err(fast_error) => {
             let (mut violations, slow_error) = report();
+            if violations.is_empty() {
+                violations = sink.take();
+            }
             if let Some(e) = slow_error
                 && (e.is_syntax() || e.is_eof())
             {
