@@ -11,8 +11,10 @@ const RECEIVED_MAX_CHARS: usize = 64;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Location {
-    /// The reply envelope itself (`action`, the shape of `content`, or the JSON text).
+    /// The reply envelope itself (`action`, or the JSON text).
     Envelope,
+    /// The accepted content as a whole (its shape, or a rule about several fields).
+    Content,
     /// A property of `content`, by its name on the wire.
     Property(String),
     /// One item of a multi-select property: the property's wire name and the item's index.
@@ -23,6 +25,7 @@ impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Location::Envelope => f.write_str("reply"),
+            Location::Content => f.write_str("content"),
             Location::Property(name) => write!(f, "`{name}`"),
             Location::Item(name, index) => write!(f, "`{name}[{index}]`"),
         }
@@ -62,6 +65,13 @@ pub enum Rule {
     Maximum(f64),
     /// A string that is not a valid value of the `format`.
     Format(Format),
+    /// A string with no match for the schema's `pattern` (outside the MCP subset; enforced when
+    /// a runtime schema carries it).
+    Pattern(String),
+    /// A number not above `exclusiveMinimum`.
+    ExclusiveMinimum(f64),
+    /// A number not below `exclusiveMaximum`.
+    ExclusiveMaximum(f64),
     /// A value that is not one of the choices of a single- or multi-select.
     NotAChoice,
     /// A multi-select with fewer items than `minItems`.
@@ -70,8 +80,10 @@ pub enum Rule {
     MaxItems(u64),
     /// A multi-select that holds the same choice twice, where the field is a set.
     UniqueItems,
-    /// A string longer than the configured string limit.
+    /// A string longer than the configured string limit, in bytes.
     TooLong(usize),
+    /// A reply larger than the configured size limit, in bytes.
+    ReplyTooLarge(usize),
     /// The value passed the schema, but the Rust type refused it; the text is serde's message.
     Deserialize(String),
     /// A server-side rule failed; the text is its message.
@@ -116,6 +128,13 @@ impl fmt::Display for Rule {
             Rule::Minimum(n) => write!(f, "must be at least {} (minimum)", bound(*n)),
             Rule::Maximum(n) => write!(f, "must be at most {} (maximum)", bound(*n)),
             Rule::Format(format) => write!(f, "must be a valid {} (format)", format.describe()),
+            Rule::Pattern(p) => write!(f, "must match the pattern {p:?}"),
+            Rule::ExclusiveMinimum(n) => {
+                write!(f, "must be greater than {} (exclusiveMinimum)", bound(*n))
+            }
+            Rule::ExclusiveMaximum(n) => {
+                write!(f, "must be less than {} (exclusiveMaximum)", bound(*n))
+            }
             Rule::NotAChoice => f.write_str("must be one of the listed choices (enum)"),
             Rule::MinItems(n) => write!(
                 f,
@@ -128,7 +147,8 @@ impl fmt::Display for Rule {
                 plural(*n, "choice selected", "choices selected")
             ),
             Rule::UniqueItems => f.write_str("must not select the same choice twice"),
-            Rule::TooLong(n) => write!(f, "exceeds the string limit of {n} bytes"),
+            Rule::TooLong(n) => write!(f, "is longer than the string limit of {n} bytes"),
+            Rule::ReplyTooLarge(n) => write!(f, "is larger than the limit of {n} bytes"),
             Rule::Deserialize(msg) => write!(f, "was refused by the Rust type: {msg}"),
             Rule::Custom(msg) => f.write_str(msg),
         }
@@ -162,7 +182,7 @@ impl Violation {
     pub fn property(&self) -> Option<&str> {
         match &self.location {
             Location::Property(name) | Location::Item(name, _) => Some(name),
-            Location::Envelope => None,
+            Location::Envelope | Location::Content => None,
         }
     }
 
@@ -224,7 +244,9 @@ impl ElicitError {
     /// Whether the reply was refused for its content (a form field), as opposed to its envelope.
     /// A content error is worth showing the user and asking again.
     pub fn is_content_error(&self) -> bool {
-        self.violations.iter().any(|v| v.property().is_some())
+        self.violations
+            .iter()
+            .any(|v| v.property().is_some() || v.location == Location::Content)
     }
 }
 

@@ -56,12 +56,15 @@
 #![warn(missing_docs)]
 
 mod cache;
+mod custom;
 pub mod error;
 mod field;
 mod jsonrpc;
+mod limits;
 mod request;
 mod result;
 mod round_trip;
+mod runtime;
 pub mod schema;
 pub mod types;
 mod url_mode;
@@ -72,13 +75,15 @@ mod version;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use custom::Invalid;
 pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use jsonrpc::RequestId;
+pub use limits::Limits;
 pub use request::FormRequest;
 pub use result::{ElicitAction, ElicitResult};
 pub use round_trip::{InputRequests, InputRequired, InputResponse, InputResponses};
-pub use schema::RequestedSchema;
+pub use schema::{Lint, RequestedSchema};
 #[cfg(feature = "time")]
 pub use types::time;
 pub use types::{Email, InvalidFormat};
@@ -107,6 +112,8 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     const __ELICIT_FIELDS: &'static [__private::VariantsFn];
     #[doc(hidden)]
     fn __elicit_cache() -> &'static __private::SchemaCache;
+    #[doc(hidden)]
+    fn __elicit_validate(&self, _violations: &mut Vec<Violation>) {}
 
     /// The `requestedSchema` for the newest protocol version, built once and cached.
     ///

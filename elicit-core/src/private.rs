@@ -12,7 +12,8 @@ pub use serde;
 pub use serde_json;
 
 use crate::Elicit;
-use crate::error::SchemaError;
+use crate::custom::Invalid;
+use crate::error::{Location, Rule, SchemaError, Violation};
 use crate::schema::{FieldOrder, RequestedSchema, lower};
 
 /// For each field serde reads, in declaration order: the variants of its choice enum, if any.
@@ -35,6 +36,48 @@ fn probe<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
     match T::deserialize(Probe) {
         Err(Found(Some(names))) => names,
         _ => &[],
+    }
+}
+
+/// The wire name of `T`'s `index`-th deserialized field, or `fallback` (its Rust name) where
+/// serde's derive did not list the fields.
+pub fn field_name<T: for<'de> Deserialize<'de>>(
+    index: usize,
+    fallback: &'static str,
+) -> &'static str {
+    fields_of::<T>().get(index).copied().unwrap_or(fallback)
+}
+
+/// Records a field validator's failure.
+pub fn check_field<E: fmt::Display>(
+    out: &mut Vec<Violation>,
+    property: &str,
+    result: Result<(), E>,
+) {
+    if let Err(e) = result {
+        out.push(Violation::new(
+            Location::Property(property.to_owned()),
+            Rule::Custom(e.to_string()),
+            None,
+        ));
+    }
+}
+
+/// Records a struct validator's failures.
+pub fn check_form(out: &mut Vec<Violation>, result: Result<(), Invalid>) {
+    if let Err(invalid) = result {
+        let entries = invalid.into_entries();
+        if entries.is_empty() {
+            out.push(Violation::new(
+                Location::Content,
+                Rule::Custom("the form was refused".into()),
+                None,
+            ));
+        }
+        for (property, message) in entries {
+            let location = property.map_or(Location::Content, Location::Property);
+            out.push(Violation::new(location, Rule::Custom(message), None));
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::Elicit;
 use crate::error::ElicitError;
+use crate::limits::Limits;
 use crate::validate::envelope::{Envelope, Outcome};
 use crate::validate::{Sink, run};
 
@@ -149,25 +150,44 @@ impl<T: Elicit> ElicitResult<T> {
     ///
     /// Decline and cancel ignore `content` whatever it holds. Accept with absent or `null`
     /// content is read as `{}`, so required fields are reported missing.
+    ///
+    /// The default [`Limits`] apply: 1 MiB per reply, 64 KiB per string.
     pub fn from_json(json: &str) -> Result<Self, ElicitError> {
-        run::from_str(T::requested_schema(), json).map(Self::from_outcome)
+        Self::from_json_with(json, &Limits::DEFAULT)
+    }
+
+    /// [`from_json`](Self::from_json) with other limits.
+    pub fn from_json_with(json: &str, limits: &Limits) -> Result<Self, ElicitError> {
+        let outcome = run::from_str(T::requested_schema(), json, limits)?;
+        Self::from_outcome(outcome).check()
     }
 
     /// Parses a reply from JSON bytes; invalid UTF-8 is reported as a JSON error.
     pub fn from_slice(json: &[u8]) -> Result<Self, ElicitError> {
-        match std::str::from_utf8(json) {
-            Ok(s) => Self::from_json(s),
-            Err(e) => Err(ElicitError::new(vec![crate::error::Violation::new(
-                crate::error::Location::Envelope,
-                crate::error::Rule::Json(format!("invalid UTF-8: {e}")),
-                None,
-            )])),
-        }
+        run::check_size(json, &Limits::DEFAULT)?;
+        Self::from_json(run::utf8(json)?)
     }
 
     /// Parses a reply already held as a JSON value, reporting every violation.
     pub fn from_value(value: Value) -> Result<Self, ElicitError> {
-        run::from_value(T::requested_schema(), &value).map(Self::from_outcome)
+        Self::from_value_ref(&value)
+    }
+
+    pub(crate) fn from_value_ref(value: &Value) -> Result<Self, ElicitError> {
+        let outcome = run::from_value(T::requested_schema(), value)?;
+        Self::from_outcome(outcome).check()
+    }
+
+    /// Runs the type's server-side rules (`#[elicit(validate = ..)]`) on accepted content.
+    fn check(self) -> Result<Self, ElicitError> {
+        if let ElicitResult::Accept(value) = &self {
+            let mut violations = Vec::new();
+            value.__elicit_validate(&mut violations);
+            if !violations.is_empty() {
+                return Err(ElicitError::new(violations));
+            }
+        }
+        Ok(self)
     }
 }
 
@@ -179,7 +199,9 @@ impl<'de, T: Elicit> Deserialize<'de> for ElicitResult<T> {
         let sink = Sink::new(T::requested_schema());
         let result = Envelope::<T>::new(&sink).deserialize(d);
         match result {
-            Ok(outcome) if sink.is_empty() => Ok(Self::from_outcome(outcome)),
+            Ok(outcome) if sink.is_empty() => Self::from_outcome(outcome)
+                .check()
+                .map_err(de::Error::custom),
             Err(e) if sink.is_empty() => Err(e),
             _ => Err(de::Error::custom(sink.into_error())),
         }

@@ -46,7 +46,6 @@ use crate::jsonrpc;
 use crate::request::FormRequest;
 use crate::result::ElicitResult;
 use crate::url_mode::{UrlElicitResult, UrlRequest};
-use crate::validate::run;
 use crate::version::ProtocolVersion;
 
 const METHOD: &str = "elicitation/create";
@@ -245,8 +244,7 @@ impl InputResponses {
     ) -> Result<InputResponse<ElicitResult<T>>, ElicitError> {
         match self.responses.get(key) {
             None => Ok(InputResponse::Missing),
-            Some(value) => run::from_value(T::requested_schema(), value)
-                .map(|outcome| InputResponse::Answered(ElicitResult::from_outcome(outcome))),
+            Some(value) => ElicitResult::from_value_ref(value).map(InputResponse::Answered),
         }
     }
 

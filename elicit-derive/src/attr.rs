@@ -95,6 +95,8 @@ pub fn doc(attrs: &[Attribute]) -> Option<String> {
 pub struct ContainerAttrs {
     pub message: Option<LitStr>,
     pub krate: Option<Path>,
+    /// `validate = path`: a `fn(&Self) -> Result<(), Invalid>` run after the schema's rules.
+    pub validate: Option<Path>,
 }
 
 /// `#[elicit(..)]` on a field.
@@ -102,6 +104,9 @@ pub struct ContainerAttrs {
 pub struct FieldAttrs {
     /// `not_sensitive = "reason"`: the name looks like a secret but the field is not one.
     pub not_sensitive: Option<LitStr>,
+    /// `validate = path`: a `fn(&FieldType) -> Result<(), impl Display>` run after the schema's
+    /// rules.
+    pub validate: Option<Path>,
 }
 
 fn elicit_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
@@ -128,16 +133,14 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 let s: LitStr = meta.value()?.parse()?;
                 once(cx, &mut out.message, &meta, s);
             } else if meta.path.is_ident("crate") {
-                let value = meta.value()?;
-                let path = if value.peek(LitStr) {
-                    value.parse::<LitStr>()?.parse::<Path>()?
-                } else {
-                    value.parse::<Path>()?
-                };
+                let path = path_value(&meta)?;
                 once(cx, &mut out.krate, &meta, path);
+            } else if meta.path.is_ident("validate") {
+                let path = path_value(&meta)?;
+                once(cx, &mut out.validate, &meta, path);
             } else {
                 return Err(meta.error(format!(
-                    "unknown #[elicit] key `{}`; expected `message` or `crate`",
+                    "unknown #[elicit] key `{}`; expected `message`, `validate` or `crate`",
                     path_name(&meta.path)
                 )));
             }
@@ -164,9 +167,13 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 }
                 once(cx, &mut out.not_sensitive, &meta, reason);
                 Ok(())
+            } else if meta.path.is_ident("validate") {
+                let path = path_value(&meta)?;
+                once(cx, &mut out.validate, &meta, path);
+                Ok(())
             } else {
                 Err(meta.error(format!(
-                    "unknown #[elicit] key `{}` on a field; expected `not_sensitive`",
+                    "unknown #[elicit] key `{}` on a field; expected `validate` or `not_sensitive`",
                     path_name(&meta.path)
                 )))
             }
@@ -189,6 +196,16 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) {
         if let Err(e) = result {
             cx.syn_error(e);
         }
+    }
+}
+
+/// `key = path::to::item` or `key = "path::to::item"`.
+fn path_value(meta: &ParseNestedMeta) -> syn::Result<Path> {
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        value.parse::<LitStr>()?.parse::<Path>()
+    } else {
+        value.parse::<Path>()
     }
 }
 

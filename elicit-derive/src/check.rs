@@ -17,8 +17,21 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             check_field_keys(cx, cont);
             check_sensitive(cx, cont);
         }
-        Data::Choice(_) => check_variants(cx, cont),
+        Data::Choice(_) => {
+            check_variants(cx, cont);
+            check_no_validate(cx, cont);
+        }
         Data::Unsupported(_) => {}
+    }
+}
+
+/// A choice is one string: there is nothing for a validator to see that the schema does not.
+fn check_no_validate(cx: &Ctxt, cont: &Container) {
+    if let Some(path) = &cont.attrs.validate {
+        cx.error_spanned_by(
+            path,
+            "`validate` goes on a form struct or its fields, not on a choice enum",
+        );
     }
 }
 
@@ -174,6 +187,11 @@ fn check_field_keys(cx: &Ctxt, cont: &Container) {
         return;
     };
     for field in fields {
+        if let Some(path) = &field.attrs.validate
+            && field.skipped()
+        {
+            cx.error_spanned_by(path, "`validate` on a field serde skips would never run");
+        }
         for key in &field.keys {
             let refusal = match key.attr {
                 "serde" => SERDE_FIELD

@@ -111,6 +111,7 @@ fn form(cont: &Container) -> TokenStream {
     } else {
         quote!(#krate::__private::SchemaCache::for_type::<Self>())
     };
+    let validate = validate_fn(cont, &krate);
     dummy(quote! {
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
@@ -120,8 +121,42 @@ fn form(cont: &Container) -> TokenStream {
             fn __elicit_cache() -> &'static #krate::__private::SchemaCache {
                 #cache
             }
+
+            #validate
         }
     })
+}
+
+/// The call of each `#[elicit(validate = ..)]` function, fields in order, then the struct's.
+fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
+    let out = quote!(__elicit_violations);
+    let fields = cont.form_fields().enumerate().filter_map(|(index, field)| {
+        let path = field.attrs.validate.as_ref()?;
+        let member = field.ident;
+        let fallback = member.to_string();
+        Some(quote_spanned! {path.span()=>
+            #krate::__private::check_field(
+                #out,
+                #krate::__private::field_name::<Self>(#index, #fallback),
+                #path(&self.#member),
+            );
+        })
+    });
+    let fields: Vec<TokenStream> = fields.collect();
+    let form = cont.attrs.validate.as_ref().map(|path| {
+        quote_spanned! {path.span()=>
+            #krate::__private::check_form(#out, #path(self));
+        }
+    });
+    if fields.is_empty() && form.is_none() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn __elicit_validate(&self, #out: &mut ::std::vec::Vec<#krate::Violation>) {
+            #(#fields)*
+            #form
+        }
+    }
 }
 
 fn choice(cont: &Container) -> TokenStream {

@@ -38,6 +38,8 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
     for key in ["$schema", "title", "description"] {
         root.remove(key);
     }
+    // `deny_unknown_fields`: enforced on parse, never sent.
+    let deny_unknown = root.remove("additionalProperties") == Some(Value::Bool(false));
     if let Some(Value::Object(props)) = root.get_mut("properties") {
         for (name, schema) in props.iter_mut() {
             let variants = order
@@ -48,6 +50,23 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
         }
     }
     let mut schema = RequestedSchema::from_value(Value::Object(root))?;
+    // A derived schema must be exactly the subset. `uniqueItems` marks a Rust set: enforced on
+    // parse, never sent. Anything else outside the subset would be silently dropped, so refuse.
+    schema.deny_unknown = deny_unknown;
+    let lints = std::mem::take(&mut schema.lints);
+    if let Some(lint) = lints
+        .iter()
+        .find(|l| !l.message.starts_with("`uniqueItems`"))
+    {
+        let message = format!(
+            "the type's schema has something MCP cannot express: {}",
+            lint.message
+        );
+        return Err(match &lint.property {
+            Some(p) => SchemaError::property(p.as_str(), message),
+            None => SchemaError::root(message),
+        });
+    }
     schema.properties.sort_by_key(|p| {
         order
             .iter()

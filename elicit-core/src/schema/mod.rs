@@ -10,6 +10,7 @@ mod wire;
 
 pub(crate) use lower::lower;
 pub use lower::{FieldOrder, MAX_SAFE_INTEGER};
+pub(crate) use parse::is_integral;
 pub(crate) use parse::json_type as json_type_name;
 
 use serde_json::Number;
@@ -89,8 +90,50 @@ pub struct StringRules {
     pub max_length: Option<u64>,
     /// `format`.
     pub format: Option<Format>,
+    /// `pattern`: outside the MCP subset (the derive never emits it, [`RequestedSchema::lint`]
+    /// flags it), but enforced when a schema that arrives as JSON carries one.
+    pub pattern: Option<Pattern>,
     /// `default`.
     pub default: Option<String>,
+}
+
+/// A compiled `pattern`: an unanchored regular expression search, as JSON Schema specifies.
+///
+/// The syntax is that of the `regex-lite` crate, which covers what form patterns use (classes,
+/// anchors, repetition, alternation, groups); lookaround and backreferences are refused when the
+/// schema is parsed.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    source: String,
+    regex: regex_lite::Regex,
+}
+
+impl Pattern {
+    /// Compiles `source`.
+    pub fn new(source: &str) -> Result<Pattern, String> {
+        regex_lite::Regex::new(source)
+            .map(|regex| Pattern {
+                source: source.to_owned(),
+                regex,
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    /// The expression as written in the schema.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// Whether `text` contains a match.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.source == other.source
+    }
 }
 
 /// Rules of a `number` or `integer` property.
@@ -102,6 +145,10 @@ pub struct NumberRules {
     pub minimum: Option<f64>,
     /// `maximum`, inclusive.
     pub maximum: Option<f64>,
+    /// `exclusiveMinimum`: outside the MCP subset, enforced when a schema carries it.
+    pub exclusive_minimum: Option<f64>,
+    /// `exclusiveMaximum`: outside the MCP subset, enforced when a schema carries it.
+    pub exclusive_maximum: Option<f64>,
     /// `default`.
     pub default: Option<Number>,
 }
@@ -212,6 +259,26 @@ pub struct RequestedSchema {
     pub(crate) properties: Vec<Property>,
     pub(crate) deny_unknown: bool,
     pub(crate) dialect: Option<String>,
+    pub(crate) lints: Vec<Lint>,
+}
+
+/// Something in a schema that is outside the strict MCP subset, found by
+/// [`RequestedSchema::lint`]. The schema still works here; a strict client may refuse it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lint {
+    /// The property, or `None` for the root.
+    pub property: Option<String>,
+    /// What is outside the subset, in plain words.
+    pub message: String,
+}
+
+impl std::fmt::Display for Lint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.property {
+            Some(p) => write!(f, "property `{p}`: {}", self.message),
+            None => write!(f, "root: {}", self.message),
+        }
+    }
 }
 
 impl RequestedSchema {
@@ -221,7 +288,16 @@ impl RequestedSchema {
             properties,
             deny_unknown: false,
             dialect: None,
+            lints: Vec::new(),
         }
+    }
+
+    /// Everything in the schema outside the strict MCP subset: keywords clients may refuse
+    /// (`pattern`, `exclusiveMinimum`, a root `title`, unknown keywords) and forms they mishandle
+    /// (no properties). Empty for every schema the derive produces. Use it to check a server's
+    /// own schemas before sending them.
+    pub fn lint(&self) -> &[Lint] {
+        &self.lints
     }
 
     /// The schema of no properties, for replies whose content is never read.
@@ -230,6 +306,7 @@ impl RequestedSchema {
             properties: Vec::new(),
             deny_unknown: false,
             dialect: None,
+            lints: Vec::new(),
         };
         &EMPTY
     }

@@ -1,16 +1,18 @@
-//! Reading a requestedSchema from JSON, strictly about structure and tolerant of annotations.
+//! Reading a requestedSchema from JSON: strict about structure, tolerant of annotations, and
+//! noting everything outside the strict subset for [`RequestedSchema::lint`].
 
 use serde_json::{Map, Value};
 
 use super::{
-    Choice, Format, Kind, MultiSelectRules, NumberRules, Property, RequestedSchema, SelectRules,
-    SelectStyle, StringRules,
+    Choice, Format, Kind, Lint, MultiSelectRules, NumberRules, Pattern, Property, RequestedSchema,
+    SelectRules, SelectStyle, StringRules,
 };
 use crate::error::SchemaError;
 
-/// Keywords that change what a schema accepts but are outside the MCP subset. A schema holding
-/// one is refused: enforcing part of a schema would accept what its author meant to refuse.
-const UNSUPPORTED: &[&str] = &[
+/// Keywords that change what a schema accepts, are outside the MCP subset, and are not enforced
+/// here. A schema holding one is refused: enforcing part of a schema would accept what its author
+/// meant to refuse.
+const REFUSED: &[&str] = &[
     "$ref",
     "$defs",
     "definitions",
@@ -21,9 +23,6 @@ const UNSUPPORTED: &[&str] = &[
     "else",
     "const",
     "multipleOf",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "pattern",
     "patternProperties",
     "propertyNames",
     "dependentRequired",
@@ -31,10 +30,56 @@ const UNSUPPORTED: &[&str] = &[
     "minProperties",
     "maxProperties",
     "unevaluatedProperties",
+    "unevaluatedItems",
     "prefixItems",
     "contains",
+    "minContains",
+    "maxContains",
     "nullable",
 ];
+
+/// Keywords outside the subset that are enforced when present; noted by `lint`.
+const ENFORCED_EXTRAS: &[&str] = &[
+    "pattern",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "uniqueItems",
+];
+
+/// Keywords each kind of property may carry in the strict subset.
+const COMMON: &[&str] = &["type", "title", "description", "default"];
+const STRING: &[&str] = &["minLength", "maxLength", "format"];
+const NUMBER: &[&str] = &["minimum", "maximum"];
+const SELECT: &[&str] = &["enum", "oneOf", "enumNames"];
+const MULTI: &[&str] = &["items", "minItems", "maxItems"];
+
+struct Ctx {
+    lints: Vec<Lint>,
+}
+
+impl Ctx {
+    fn lint(&mut self, property: Option<&str>, message: impl Into<String>) {
+        self.lints.push(Lint {
+            property: property.map(str::to_owned),
+            message: message.into(),
+        });
+    }
+
+    /// Notes every key of `obj` that is neither in the subset for its kind nor enforced.
+    fn lint_extra_keys(&mut self, name: &str, obj: &Map<String, Value>, allowed: &[&[&str]]) {
+        for key in obj.keys() {
+            let known = allowed.iter().any(|set| set.contains(&key.as_str()));
+            if ENFORCED_EXTRAS.contains(&key.as_str()) {
+                self.lint(Some(name), format!("`{key}` is outside the MCP schema subset; it is enforced here, but clients may refuse the schema"));
+            } else if !known {
+                self.lint(
+                    Some(name),
+                    format!("`{key}` is not an MCP schema keyword; it is ignored"),
+                );
+            }
+        }
+    }
+}
 
 impl RequestedSchema {
     /// Parses a requestedSchema as a client receives it.
@@ -42,8 +87,10 @@ impl RequestedSchema {
     /// Structure is checked strictly: the root must be `type: object` with a `properties` object,
     /// each property one of the primitive kinds MCP allows, every keyword of the right JSON type,
     /// `required` naming only listed properties, and no `min` above its `max`. Annotations that
-    /// do not change what is accepted (a root `title`, an extra `title` on multi-select items)
-    /// are tolerated.
+    /// do not change what is accepted (a root `title`, an extra `title` on multi-select items,
+    /// unknown keywords) are tolerated and listed by [`lint`](Self::lint). `pattern`,
+    /// `exclusiveMinimum`, `exclusiveMaximum` and `uniqueItems` are outside the subset too, but
+    /// are enforced rather than ignored.
     pub fn from_value(value: Value) -> Result<RequestedSchema, SchemaError> {
         let Value::Object(root) = value else {
             return Err(SchemaError::root(format!(
@@ -51,11 +98,14 @@ impl RequestedSchema {
                 json_type(&value)
             )));
         };
-        parse_root(&root)
+        let mut cx = Ctx { lints: Vec::new() };
+        let mut schema = parse_root(&mut cx, &root)?;
+        schema.lints = cx.lints;
+        Ok(schema)
     }
 }
 
-fn parse_root(root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
+fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
     match root.get("type") {
         Some(Value::String(t)) if t == "object" => {}
         Some(other) => {
@@ -65,8 +115,8 @@ fn parse_root(root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError>
         }
         None => return Err(SchemaError::root("the root must have `type: \"object\"`")),
     }
-    refuse_unsupported(root, None)?;
-    for key in ["anyOf", "oneOf", "items"] {
+    refuse(root, None)?;
+    for key in ["anyOf", "oneOf", "items", "enum"] {
         if root.contains_key(key) {
             return Err(SchemaError::root(format!(
                 "`{key}` is not allowed at the root: a form is a flat object"
@@ -75,15 +125,18 @@ fn parse_root(root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError>
     }
     let Some(props) = root.get("properties") else {
         return Err(SchemaError::root(
-            "`properties` is missing: a form needs at least the `properties` object",
+            "`properties` is missing: a form needs the `properties` object",
         ));
     };
     let Value::Object(props) = props else {
         return Err(SchemaError::root("`properties` must be an object"));
     };
+    if props.is_empty() {
+        cx.lint(None, "the form has no properties: some clients render an empty form that cannot be submitted");
+    }
     let mut properties = Vec::with_capacity(props.len());
     for (name, schema) in props {
-        properties.push(parse_property(name, schema)?);
+        properties.push(parse_property(cx, name, schema)?);
     }
     if let Some(required) = root.get("required") {
         let Value::Array(required) = required else {
@@ -105,8 +158,14 @@ fn parse_root(root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError>
         }
     }
     let deny_unknown = match root.get("additionalProperties") {
-        None | Some(Value::Bool(true)) => false,
-        Some(Value::Bool(false)) => true,
+        None => false,
+        Some(Value::Bool(allow)) => {
+            cx.lint(
+                None,
+                "`additionalProperties` is outside the MCP schema subset",
+            );
+            !allow
+        }
         Some(_) => {
             return Err(SchemaError::root(
                 "`additionalProperties` other than a boolean is not allowed",
@@ -118,15 +177,31 @@ fn parse_root(root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError>
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(SchemaError::root("`$schema` must be a string")),
     };
+    for key in root.keys() {
+        match key.as_str() {
+            "type" | "properties" | "required" | "$schema" | "additionalProperties" => {}
+            "title" | "description" => cx.lint(
+                None,
+                format!(
+                    "a root `{key}` is outside the subset; some clients refuse the whole request"
+                ),
+            ),
+            other => cx.lint(
+                None,
+                format!("`{other}` is not an MCP schema keyword; it is ignored"),
+            ),
+        }
+    }
     Ok(RequestedSchema {
         properties,
         deny_unknown,
         dialect,
+        lints: Vec::new(),
     })
 }
 
-fn refuse_unsupported(obj: &Map<String, Value>, name: Option<&str>) -> Result<(), SchemaError> {
-    if let Some(key) = UNSUPPORTED.iter().find(|k| obj.contains_key(**k)) {
+fn refuse(obj: &Map<String, Value>, name: Option<&str>) -> Result<(), SchemaError> {
+    if let Some(key) = REFUSED.iter().find(|k| obj.contains_key(**k)) {
         let message = format!("`{key}` is outside the MCP elicitation schema subset");
         return Err(match name {
             Some(name) => SchemaError::property(name, message),
@@ -136,7 +211,7 @@ fn refuse_unsupported(obj: &Map<String, Value>, name: Option<&str>) -> Result<()
     Ok(())
 }
 
-fn parse_property(name: &str, schema: &Value) -> Result<Property, SchemaError> {
+fn parse_property(cx: &mut Ctx, name: &str, schema: &Value) -> Result<Property, SchemaError> {
     let err = |msg: String| SchemaError::property(name, msg);
     let Value::Object(obj) = schema else {
         return Err(err(format!(
@@ -144,7 +219,7 @@ fn parse_property(name: &str, schema: &Value) -> Result<Property, SchemaError> {
             json_type(schema)
         )));
     };
-    refuse_unsupported(obj, Some(name))?;
+    refuse(obj, Some(name))?;
     let ty = match obj.get("type") {
         Some(Value::String(t)) => t.as_str(),
         Some(Value::Array(_)) => {
@@ -153,9 +228,9 @@ fn parse_property(name: &str, schema: &Value) -> Result<Property, SchemaError> {
             ));
         }
         Some(other) => return Err(err(format!("`type` must be a string, got {other}"))),
-        None if obj.contains_key("anyOf") => {
+        None if obj.contains_key("anyOf") || obj.contains_key("oneOf") => {
             return Err(err(
-                "`anyOf` unions are not allowed; a property has one primitive type".into(),
+                "a union without `type` is not allowed; a property has one primitive type".into(),
             ));
         }
         None => return Err(err("`type` is missing".into())),
@@ -169,19 +244,30 @@ fn parse_property(name: &str, schema: &Value) -> Result<Property, SchemaError> {
     let description = opt_string(obj, "description", name)?;
     let kind = match ty {
         "string" if obj.contains_key("enum") || obj.contains_key("oneOf") => {
-            Kind::Select(parse_select(name, obj)?)
+            cx.lint_extra_keys(name, obj, &[COMMON, SELECT]);
+            Kind::Select(parse_select(cx, name, obj)?)
         }
-        "string" => Kind::String(parse_string(name, obj)?),
-        "number" | "integer" => Kind::Number(parse_number(name, obj, ty == "integer")?),
-        "boolean" => Kind::Boolean(match obj.get("default") {
-            None => None,
-            Some(Value::Bool(b)) => Some(*b),
-            Some(_) => return Err(err("`default` must be a boolean".into())),
-        }),
-        "array" => Kind::MultiSelect(parse_multi(name, obj)?),
-        "object" => {
-            return Err(err("nested objects are not allowed; a form is flat".into()));
+        "string" => {
+            cx.lint_extra_keys(name, obj, &[COMMON, STRING]);
+            Kind::String(parse_string(name, obj)?)
         }
+        "number" | "integer" => {
+            cx.lint_extra_keys(name, obj, &[COMMON, NUMBER]);
+            Kind::Number(parse_number(name, obj, ty == "integer")?)
+        }
+        "boolean" => {
+            cx.lint_extra_keys(name, obj, &[COMMON]);
+            Kind::Boolean(match obj.get("default") {
+                None => None,
+                Some(Value::Bool(b)) => Some(*b),
+                Some(_) => return Err(err("`default` must be a boolean".into())),
+            })
+        }
+        "array" => {
+            cx.lint_extra_keys(name, obj, &[COMMON, MULTI]);
+            Kind::MultiSelect(parse_multi(cx, name, obj)?)
+        }
+        "object" => return Err(err("nested objects are not allowed; a form is flat".into())),
         "null" => return Err(err("`null` is not a property type".into())),
         other => return Err(err(format!("unknown type `{other}`"))),
     };
@@ -208,6 +294,13 @@ fn parse_string(name: &str, obj: &Map<String, Value>) -> Result<StringRules, Sch
             })?),
             Some(_) => return Err(SchemaError::property(name, "`format` must be a string")),
         },
+        pattern: match obj.get("pattern") {
+            None => None,
+            Some(Value::String(p)) => Some(Pattern::new(p).map_err(|e| {
+                SchemaError::property(name, format!("`pattern` {p:?} is not supported: {e}"))
+            })?),
+            Some(_) => return Err(SchemaError::property(name, "`pattern` must be a string")),
+        },
         default: opt_string(obj, "default", name)?,
     };
     check_order(
@@ -233,26 +326,61 @@ fn parse_number(
             format!("`{key}` must be a number"),
         )),
     };
-    let rules = NumberRules {
+    let mut rules = NumberRules {
         integer,
         minimum: num("minimum")?,
         maximum: num("maximum")?,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
         default: match obj.get("default") {
             None => None,
             Some(Value::Number(n)) if !integer || is_integral(n) => Some(n.clone()),
             Some(_) => {
+                let what = if integer { "an integer" } else { "a number" };
                 return Err(SchemaError::property(
                     name,
-                    format!(
-                        "`default` must be {}",
-                        if integer { "an integer" } else { "a number" }
-                    ),
+                    format!("`default` must be {what}"),
                 ));
             }
         },
     };
-    if let (Some(min), Some(max)) = (rules.minimum, rules.maximum)
-        && min > max
+    // Draft 2020-12 writes exclusive bounds as numbers; draft 4 as booleans on the inclusive one.
+    for (key, inclusive, exclusive) in [
+        (
+            "exclusiveMinimum",
+            &mut rules.minimum,
+            &mut rules.exclusive_minimum,
+        ),
+        (
+            "exclusiveMaximum",
+            &mut rules.maximum,
+            &mut rules.exclusive_maximum,
+        ),
+    ] {
+        match obj.get(key) {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Number(n)) => *exclusive = n.as_f64(),
+            Some(Value::Bool(true)) => *exclusive = inclusive.take(),
+            Some(_) => {
+                return Err(SchemaError::property(
+                    name,
+                    format!("`{key}` must be a number"),
+                ));
+            }
+        }
+    }
+    let low = rules
+        .minimum
+        .into_iter()
+        .chain(rules.exclusive_minimum)
+        .reduce(f64::max);
+    let high = rules
+        .maximum
+        .into_iter()
+        .chain(rules.exclusive_maximum)
+        .reduce(f64::min);
+    if let (Some(low), Some(high)) = (low, high)
+        && low > high
     {
         return Err(SchemaError::property(
             name,
@@ -266,7 +394,11 @@ pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
     n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
-fn parse_select(name: &str, obj: &Map<String, Value>) -> Result<SelectRules, SchemaError> {
+fn parse_select(
+    cx: &mut Ctx,
+    name: &str,
+    obj: &Map<String, Value>,
+) -> Result<SelectRules, SchemaError> {
     let (choices, style) = match (obj.get("enum"), obj.get("oneOf")) {
         (Some(_), Some(_)) => {
             return Err(SchemaError::property(name, "has both `enum` and `oneOf`"));
@@ -296,10 +428,15 @@ fn parse_select(name: &str, obj: &Map<String, Value>) -> Result<SelectRules, Sch
             }
         }
         (None, Some(branches)) => (
-            titled_choices(name, branches, "oneOf")?,
+            titled_choices(cx, name, branches, "oneOf")?,
             SelectStyle::Titled,
         ),
-        (None, None) => unreachable_choice(name)?,
+        (None, None) => {
+            return Err(SchemaError::property(
+                name,
+                "a single-select needs `enum` or `oneOf`",
+            ));
+        }
     };
     let default = opt_string(obj, "default", name)?;
     if let Some(d) = &default
@@ -317,37 +454,45 @@ fn parse_select(name: &str, obj: &Map<String, Value>) -> Result<SelectRules, Sch
     })
 }
 
-fn unreachable_choice<T>(name: &str) -> Result<T, SchemaError> {
-    Err(SchemaError::property(
-        name,
-        "a single-select needs `enum` or `oneOf`",
-    ))
-}
-
-fn parse_multi(name: &str, obj: &Map<String, Value>) -> Result<MultiSelectRules, SchemaError> {
+fn parse_multi(
+    cx: &mut Ctx,
+    name: &str,
+    obj: &Map<String, Value>,
+) -> Result<MultiSelectRules, SchemaError> {
     let err = |msg: &str| SchemaError::property(name, msg);
     let Some(Value::Object(items)) = obj.get("items") else {
         return Err(err(
             "an array must have `items` holding an enum: only multi-selects are allowed",
         ));
     };
-    refuse_unsupported(items, Some(name))?;
+    refuse(items, Some(name))?;
     let (choices, titled) = match (items.get("enum"), items.get("anyOf")) {
         (Some(values), None) => {
             match items.get("type") {
                 Some(Value::String(t)) if t == "string" => {}
-                None => {}
+                None => cx.lint(
+                    Some(name),
+                    "multi-select `items` should say `type: \"string\"`",
+                ),
                 Some(_) => return Err(err("multi-select items must be of type string")),
             }
             (enum_values(name, values)?, false)
         }
-        (None, Some(branches)) => (titled_choices(name, branches, "items.anyOf")?, true),
+        (None, Some(branches)) => (titled_choices(cx, name, branches, "items.anyOf")?, true),
         _ => {
             return Err(err(
                 "an array's `items` must be an enum (`enum` or `anyOf` of const/title): only multi-selects are allowed",
             ));
         }
     };
+    for key in items.keys() {
+        if !["type", "enum", "anyOf"].contains(&key.as_str()) {
+            cx.lint(
+                Some(name),
+                format!("`items.{key}` is outside the MCP schema subset; it is ignored"),
+            );
+        }
+    }
     let min_items = opt_u64(obj, "minItems", name)?;
     let max_items = opt_u64(obj, "maxItems", name)?;
     check_order(name, min_items, max_items, "minItems", "maxItems")?;
@@ -402,7 +547,12 @@ fn enum_values(name: &str, values: &Value) -> Result<Vec<Choice>, SchemaError> {
         .collect()
 }
 
-fn titled_choices(name: &str, branches: &Value, key: &str) -> Result<Vec<Choice>, SchemaError> {
+fn titled_choices(
+    cx: &mut Ctx,
+    name: &str,
+    branches: &Value,
+    key: &str,
+) -> Result<Vec<Choice>, SchemaError> {
     let err = || {
         SchemaError::property(
             name,
@@ -417,26 +567,40 @@ fn titled_choices(name: &str, branches: &Value, key: &str) -> Result<Vec<Choice>
     if branches.is_empty() {
         return Err(err());
     }
-    branches
-        .iter()
-        .map(|b| {
-            let Value::Object(b) = b else {
-                return Err(err());
-            };
-            let Some(Value::String(value)) = b.get("const") else {
-                return Err(err());
-            };
-            let title = match b.get("title") {
-                None => None,
-                Some(Value::String(t)) => Some(t.clone()),
-                Some(_) => return Err(err()),
-            };
-            Ok(Choice {
-                value: value.clone(),
-                title,
-            })
-        })
-        .collect()
+    let mut choices = Vec::with_capacity(branches.len());
+    for branch in branches {
+        let Value::Object(branch) = branch else {
+            return Err(err());
+        };
+        let Some(Value::String(value)) = branch.get("const") else {
+            return Err(err());
+        };
+        let title = match branch.get("title") {
+            None => {
+                cx.lint(
+                    Some(name),
+                    format!("choice {value:?} in `{key}` has no `title`"),
+                );
+                None
+            }
+            Some(Value::String(t)) => Some(t.clone()),
+            Some(_) => return Err(err()),
+        };
+        if let Some(extra) = branch
+            .keys()
+            .find(|k| !["const", "title"].contains(&k.as_str()))
+        {
+            cx.lint(
+                Some(name),
+                format!("`{extra}` in a choice of `{key}` is outside the MCP schema subset"),
+            );
+        }
+        choices.push(Choice {
+            value: value.clone(),
+            title,
+        });
+    }
+    Ok(choices)
 }
 
 fn opt_string(
@@ -455,22 +619,15 @@ fn opt_string(
 }
 
 fn opt_u64(obj: &Map<String, Value>, key: &str, name: &str) -> Result<Option<u64>, SchemaError> {
+    let err = || SchemaError::property(name, format!("`{key}` must be a non-negative integer"));
     match obj.get(key) {
         None => Ok(None),
-        Some(Value::Number(n)) => match n.as_u64() {
-            Some(n) => Ok(Some(n)),
-            None => match n.as_f64() {
-                Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(Some(f as u64)),
-                _ => Err(SchemaError::property(
-                    name,
-                    format!("`{key}` must be a non-negative integer"),
-                )),
-            },
+        Some(Value::Number(n)) => match (n.as_u64(), n.as_f64()) {
+            (Some(n), _) => Ok(Some(n)),
+            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(Some(f as u64)),
+            _ => Err(err()),
         },
-        Some(_) => Err(SchemaError::property(
-            name,
-            format!("`{key}` must be a non-negative integer"),
-        )),
+        Some(_) => Err(err()),
     }
 }
 

@@ -64,6 +64,9 @@ impl Serialize for Property {
                 if let Some(format) = r.format {
                     map.serialize_entry("format", format.as_str())?;
                 }
+                if let Some(pattern) = &r.pattern {
+                    map.serialize_entry("pattern", pattern.as_str())?;
+                }
             }
             Kind::Number(r) => {
                 if let Some(n) = r.minimum {
@@ -71,6 +74,12 @@ impl Serialize for Property {
                 }
                 if let Some(n) = r.maximum {
                     map.serialize_entry("maximum", &Bound(n))?;
+                }
+                if let Some(n) = r.exclusive_minimum {
+                    map.serialize_entry("exclusiveMinimum", &Bound(n))?;
+                }
+                if let Some(n) = r.exclusive_maximum {
+                    map.serialize_entry("exclusiveMaximum", &Bound(n))?;
                 }
             }
             Kind::Boolean(_) => {}

@@ -72,7 +72,7 @@ struct ContentVisitor<'a, 's, V> {
 impl<'a, 's, V> ContentVisitor<'a, 's, V> {
     fn not_object(&self, received: &str) {
         self.sink.push(
-            Location::Envelope,
+            Location::Content,
             Rule::ContentNotObject,
             Some(received.into()),
         );

@@ -100,6 +100,10 @@ impl<'a, 's, V> Check<'a, 's, V> {
     }
 
     fn check_str(&self, s: &str) {
+        if s.len() > self.sink.max_string_bytes {
+            let limit = self.sink.max_string_bytes;
+            return self.violation(Rule::TooLong(limit), || quoted(s));
+        }
         let prop = match self.target {
             Target::Prop(p) => p,
             Target::Item {
@@ -142,6 +146,11 @@ impl<'a, 's, V> Check<'a, 's, V> {
                 {
                     self.violation(Rule::Format(f), || quoted(s));
                 }
+                if let Some(p) = &rules.pattern
+                    && !p.is_match(s)
+                {
+                    self.violation(Rule::Pattern(p.as_str().to_owned()), || quoted(s));
+                }
             }
             Kind::Select(rules) => {
                 if !rules.choices.iter().any(|c| c.value == s) {
@@ -176,6 +185,16 @@ impl<'a, 's, V> Check<'a, 's, V> {
             && value > max
         {
             self.violation(Rule::Maximum(max), || n.to_string());
+        }
+        if let Some(min) = rules.exclusive_minimum
+            && value <= min
+        {
+            self.violation(Rule::ExclusiveMinimum(min), || n.to_string());
+        }
+        if let Some(max) = rules.exclusive_maximum
+            && value >= max
+        {
+            self.violation(Rule::ExclusiveMaximum(max), || n.to_string());
         }
     }
 

@@ -18,11 +18,13 @@ pub(crate) mod run;
 use std::cell::{Cell, RefCell};
 
 use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::limits::Limits;
 use crate::schema::RequestedSchema;
 
 /// Where violations found during one parse are collected.
 pub(crate) struct Sink<'s> {
     pub(crate) schema: &'s RequestedSchema,
+    pub(crate) max_string_bytes: usize,
     violations: RefCell<Vec<Violation>>,
     /// The property whose value is being read, to name it in an error from the target type.
     current: Cell<Option<usize>>,
@@ -30,8 +32,13 @@ pub(crate) struct Sink<'s> {
 
 impl<'s> Sink<'s> {
     pub(crate) fn new(schema: &'s RequestedSchema) -> Self {
+        Self::with_limits(schema, &Limits::DEFAULT)
+    }
+
+    pub(crate) fn with_limits(schema: &'s RequestedSchema, limits: &Limits) -> Self {
         Sink {
             schema,
+            max_string_bytes: limits.max_string_bytes(),
             violations: RefCell::new(Vec::new()),
             current: Cell::new(None),
         }
@@ -65,8 +72,9 @@ impl<'s> Sink<'s> {
         let mut violations = std::mem::take(&mut *self.violations.borrow_mut());
         let schema = self.schema;
         violations.sort_by_key(|v| match v.property() {
+            None if *v.location() == Location::Content => 1,
             None => 0,
-            Some(name) => schema.position(name, 0).map_or(usize::MAX, |i| i + 1),
+            Some(name) => schema.position(name, 0).map_or(usize::MAX, |i| i + 2),
         });
         violations
     }

@@ -12,20 +12,46 @@ use serde_json::Value;
 use super::Sink;
 use super::envelope::{Envelope, Outcome};
 use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::limits::Limits;
 use crate::schema::RequestedSchema;
+
+/// Refuses a reply over the size limit before any of it is parsed.
+pub(crate) fn check_size(json: &[u8], limits: &Limits) -> Result<(), ElicitError> {
+    if json.len() > limits.max_reply_bytes() {
+        return Err(ElicitError::new(vec![Violation::new(
+            Location::Envelope,
+            Rule::ReplyTooLarge(limits.max_reply_bytes()),
+            Some(format!("{} bytes", json.len())),
+        )]));
+    }
+    Ok(())
+}
+
+/// Text that is not UTF-8, as an error.
+pub(crate) fn utf8(json: &[u8]) -> Result<&str, ElicitError> {
+    std::str::from_utf8(json).map_err(|e| {
+        ElicitError::new(vec![Violation::new(
+            Location::Envelope,
+            Rule::Json(format!("invalid UTF-8: {e}")),
+            None,
+        )])
+    })
+}
 
 /// Parses a reply held as JSON text.
 pub(crate) fn from_str<C: DeserializeOwned>(
     schema: &RequestedSchema,
     json: &str,
+    limits: &Limits,
 ) -> Result<Outcome<C>, ElicitError> {
-    let sink = Sink::new(schema);
+    check_size(json.as_bytes(), limits)?;
+    let sink = Sink::with_limits(schema, limits);
     let mut de = serde_json::Deserializer::from_str(json);
     let fast = Envelope::<C>::new(&sink)
         .deserialize(&mut de)
         .and_then(|outcome| de.end().map(|()| outcome));
     finish(sink, fast, || {
-        let sink = Sink::new(schema);
+        let sink = Sink::with_limits(schema, limits);
         let mut de = serde_json::Deserializer::from_str(json);
         let slow = Envelope::<IgnoredAny>::new(&sink)
             .deserialize(&mut de)
@@ -50,6 +76,7 @@ pub(crate) fn from_value<C: DeserializeOwned>(
 
 /// Parses a URL-mode reply held as JSON text: the action only.
 pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<IgnoredAny>, ElicitError> {
+    check_size(json.as_bytes(), &Limits::DEFAULT)?;
     let schema = RequestedSchema::empty();
     let sink = Sink::new(schema);
     let mut de = serde_json::Deserializer::from_str(json);
