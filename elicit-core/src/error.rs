@@ -111,7 +111,7 @@ impl fmt::Display for Rule {
                 f.write_str("`action` must be exactly \"accept\", \"decline\" or \"cancel\"")
             }
             Rule::DuplicateKey => f.write_str("appears more than once"),
-            Rule::ContentNotObject => f.write_str("`content` must be a JSON object"),
+            Rule::ContentNotObject => f.write_str("must be a JSON object"),
             Rule::Required => f.write_str("is required but missing"),
             Rule::UnknownProperty => f.write_str("is not a property of this form"),
             Rule::Type { expected } => write!(f, "must be of type {expected}"),

@@ -184,6 +184,7 @@ impl<T: Elicit> ElicitResult<T> {
             let mut violations = Vec::new();
             value.__elicit_validate(&mut violations);
             if !violations.is_empty() {
+                crate::validate::in_form_order(T::requested_schema(), &mut violations);
                 return Err(ElicitError::new(violations));
             }
         }

@@ -13,7 +13,7 @@ use serde_json::{Map, Number, Value};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 use crate::result::ElicitResult;
-use crate::schema::{Kind, Property, RequestedSchema, is_integral};
+use crate::schema::{Kind, RequestedSchema, is_integral};
 use crate::validate::adapter::ContentSeed;
 use crate::validate::{Sink, run};
 
@@ -141,23 +141,20 @@ impl RequestedSchema {
         Ok(Some(value))
     }
 
-    /// Coerces every string in `content` whose property is not a string, as
-    /// [`coerce_text`](Self::coerce_text) does; values it cannot coerce are left for
-    /// validation to report.
+    /// Coerces every string in `content` that belongs to a property, as
+    /// [`coerce_text`](Self::coerce_text) does: blank text is dropped (not filled in), text for
+    /// other kinds becomes their values. Values it cannot coerce are left for validation to
+    /// report.
     pub fn coerce_content(&self, content: &Content) -> Content {
         content
             .iter()
             .filter_map(|(key, value)| {
                 let coerced = match (self.property(key), value) {
-                    (Some(Property { kind, .. }), Value::String(text))
-                        if !matches!(kind, Kind::String(_)) =>
-                    {
-                        match self.coerce_text(key, text) {
-                            Ok(Some(v)) => v,
-                            Ok(None) => return None,
-                            Err(_) => value.clone(),
-                        }
-                    }
+                    (Some(_), Value::String(text)) => match self.coerce_text(key, text) {
+                        Ok(Some(v)) => v,
+                        Ok(None) => return None,
+                        Err(_) => value.clone(),
+                    },
                     _ => value.clone(),
                 };
                 Some((key.clone(), coerced))

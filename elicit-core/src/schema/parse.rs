@@ -105,6 +105,81 @@ impl RequestedSchema {
     }
 }
 
+impl RequestedSchema {
+    /// Parses a requestedSchema from JSON text, keeping the properties in the order the text
+    /// lists them, which is the order clients render the form in. ([`from_value`](Self::from_value)
+    /// cannot know it: a `serde_json::Map` sorts its keys unless serde_json's `preserve_order`
+    /// feature is on.)
+    pub fn from_json(json: &str) -> Result<RequestedSchema, SchemaError> {
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| SchemaError::root(format!("not valid JSON: {e}")))?;
+        let mut schema = RequestedSchema::from_value(value)?;
+        // The text parsed once already, so reading its key order cannot fail.
+        if let Ok(order) = serde_json::from_str::<PropertyOrder>(json) {
+            schema.properties.sort_by_key(|p| {
+                order
+                    .0
+                    .iter()
+                    .position(|name| *name == p.name)
+                    .unwrap_or(usize::MAX)
+            });
+        }
+        Ok(schema)
+    }
+}
+
+/// The keys of a schema's `properties`, in the order they are written.
+struct PropertyOrder(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for PropertyOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, Visitor};
+
+        struct Root;
+        impl<'de> Visitor<'de> for Root {
+            type Value = PropertyOrder;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a schema object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PropertyOrder, A::Error> {
+                let mut order = Vec::new();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if key == "properties" {
+                        order = map.next_value::<Keys>()?.0;
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(PropertyOrder(order))
+            }
+        }
+
+        struct Keys(Vec<String>);
+        impl<'de> serde::Deserialize<'de> for Keys {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct KeysVisitor;
+                impl<'de> Visitor<'de> for KeysVisitor {
+                    type Value = Keys;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("an object")
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                        let mut keys = Vec::new();
+                        while let Some(key) = map.next_key::<String>()? {
+                            map.next_value::<IgnoredAny>()?;
+                            keys.push(key);
+                        }
+                        Ok(Keys(keys))
+                    }
+                }
+                d.deserialize_map(KeysVisitor)
+            }
+        }
+
+        d.deserialize_map(Root)
+    }
+}
+
 fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
     match root.get("type") {
         Some(Value::String(t)) if t == "object" => {}

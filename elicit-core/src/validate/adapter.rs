@@ -290,7 +290,8 @@ impl<V> KeyVisitor<'_, '_, V> {
         let schema = self.sink.schema;
         match schema.position(key, self.hint) {
             Some(i) => self.found.set(Some(i)),
-            None if schema.deny_unknown => self.sink.push(
+            // A form with no properties is a confirmation: any content key is unexpected.
+            None if schema.deny_unknown || schema.properties.is_empty() => self.sink.push(
                 Location::Property(key.to_owned()),
                 Rule::UnknownProperty,
                 None,

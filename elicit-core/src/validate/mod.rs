@@ -70,18 +70,22 @@ impl<'s> Sink<'s> {
     /// order the client wrote the keys in.
     pub(crate) fn take(&self) -> Vec<Violation> {
         let mut violations = std::mem::take(&mut *self.violations.borrow_mut());
-        let schema = self.schema;
-        violations.sort_by_key(|v| match v.property() {
-            None if *v.location() == Location::Content => 1,
-            None => 0,
-            Some(name) => schema.position(name, 0).map_or(usize::MAX, |i| i + 2),
-        });
+        in_form_order(self.schema, &mut violations);
         violations
     }
 
     pub(crate) fn into_error(self) -> ElicitError {
         ElicitError::new(self.take())
     }
+}
+
+/// Sorts violations envelope first, then content-wide ones, then by property as declared.
+pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violation]) {
+    violations.sort_by_key(|v| match v.property() {
+        None if *v.location() == Location::Content => 1,
+        None => 0,
+        Some(name) => schema.position(name, 0).map_or(usize::MAX, |i| i + 2),
+    });
 }
 
 /// A set of small indices (properties of a form, choices of a multi-select) that allocates only

@@ -1,0 +1,265 @@
+//! Hostile input: no panic, bounded work, and a clear error. Each case here is a row of the
+//! README's "bad input → what you get" table.
+
+use elicit_core::{Elicit, ElicitError, ElicitResult, Limits, RequestedSchema, Rule};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, Elicit)]
+#[serde(rename_all = "lowercase")]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)]
+struct Form {
+    #[schemars(length(min = 1))]
+    name: String,
+    color: Option<Color>,
+    note: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Strict {
+    name: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)]
+struct Widths {
+    a: Option<i8>,
+    b: Option<i16>,
+    c: Option<i32>,
+    d: Option<i64>,
+    e: Option<i128>,
+    f: Option<isize>,
+    g: Option<u8>,
+    h: Option<u16>,
+    i: Option<u32>,
+    j: Option<u64>,
+    k: Option<u128>,
+    l: Option<usize>,
+}
+
+fn typed(reply: &str) -> ElicitError {
+    ElicitResult::<Form>::from_json(reply).expect_err("refused")
+}
+
+fn runtime(reply: &str) -> ElicitError {
+    Form::requested_schema()
+        .parse_result_json(reply)
+        .expect_err("refused")
+}
+
+fn is_json_error(e: &ElicitError) -> bool {
+    e.violations()
+        .iter()
+        .any(|v| matches!(v.rule(), Rule::Json(_)))
+}
+
+#[test]
+fn deep_nesting_is_refused_not_recursed() {
+    let depth = 100_000;
+    let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let limits = Limits::UNLIMITED;
+    // As the whole reply: refused at the first `[`, before any nesting is read.
+    let e = ElicitResult::<Form>::from_json_with(&deep, &limits).unwrap_err();
+    assert!(e.to_string().contains("must be a JSON object"), "{e}");
+    // Where a value is read, serde_json stops at 128 levels, or the rules refuse it first.
+    let accept = |content: &str| format!(r#"{{"action":"accept","content":{content}}}"#);
+    for (reply, expected) in [
+        (
+            accept(&format!(r#"{{"name":{deep}}}"#)),
+            "`name` must be of type string; received an array",
+        ),
+        (
+            accept(&deep),
+            "content must be a JSON object; received an array",
+        ),
+        (
+            format!(r#"{{"content":{deep},"action":"cancel"}}"#),
+            "reply is not valid JSON: recursion limit exceeded at line 1 column 138",
+        ),
+    ] {
+        for e in [
+            ElicitResult::<Form>::from_json_with(&reply, &limits).unwrap_err(),
+            Form::requested_schema()
+                .parse_result_json_with(&reply, &limits)
+                .unwrap_err(),
+        ] {
+            assert_eq!(e.to_string(), expected);
+        }
+    }
+    // Where a value is skipped (decline content, `_meta`), it is skipped without recursion.
+    for reply in [
+        format!(r#"{{"action":"decline","content":{deep}}}"#),
+        format!(r#"{{"action":"decline","_meta":{deep}}}"#),
+    ] {
+        assert_eq!(
+            ElicitResult::<Form>::from_json_with(&reply, &limits).unwrap(),
+            ElicitResult::Decline
+        );
+    }
+    // An unknown key is skipped by the typed path and kept by the runtime path, which stops at
+    // 128 levels.
+    let unknown = accept(&format!(r#"{{"name":"x","other":{deep}}}"#));
+    assert!(ElicitResult::<Form>::from_json_with(&unknown, &limits).is_ok());
+    let e = Form::requested_schema()
+        .parse_result_json_with(&unknown, &limits)
+        .unwrap_err();
+    assert!(e.to_string().contains("recursion limit"), "{e}");
+    assert!(RequestedSchema::from_json(&deep).is_err());
+}
+
+#[test]
+fn huge_strings_are_capped() {
+    let ten_mb = "x".repeat(10 << 20);
+    let reply = format!(r#"{{"action":"accept","content":{{"name":"{ten_mb}"}}}}"#);
+    // Over the default reply size: refused before parsing.
+    for e in [typed(&reply), runtime(&reply)] {
+        assert!(
+            matches!(e.violations()[0].rule(), Rule::ReplyTooLarge(n) if *n == 1 << 20),
+            "{e}"
+        );
+    }
+    // With room for the reply, the string limit applies.
+    let limits = Limits::default().with_max_reply_bytes(usize::MAX);
+    let e = ElicitResult::<Form>::from_json_with(&reply, &limits).unwrap_err();
+    assert_eq!(e.violations()[0].rule(), &Rule::TooLong(64 << 10));
+    assert!(
+        e.to_string().len() < 300,
+        "the error does not echo the string"
+    );
+    // Without limits the value is read and checked by the schema alone.
+    assert!(ElicitResult::<Form>::from_json_with(&reply, &Limits::UNLIMITED).is_ok());
+}
+
+#[test]
+fn many_unknown_keys() {
+    let keys: Vec<String> = (0..100_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    let reply = format!(
+        r#"{{"action":"accept","content":{{"name":"a",{}}}}}"#,
+        keys.join(",")
+    );
+    assert!(matches!(
+        typed(&reply).violations()[0].rule(),
+        Rule::ReplyTooLarge(_)
+    ));
+    let limits = Limits::UNLIMITED;
+    assert!(
+        ElicitResult::<Form>::from_json_with(&reply, &limits).is_ok(),
+        "ignored"
+    );
+    let runtime = Form::requested_schema()
+        .parse_result_json_with(&reply, &limits)
+        .unwrap();
+    assert_eq!(
+        runtime.accepted().unwrap().len(),
+        100_001,
+        "kept, on the runtime path"
+    );
+    let e = ElicitResult::<Strict>::from_json_with(&reply, &limits).unwrap_err();
+    assert_eq!(e.violations().len(), 100_000);
+    assert!(
+        e.violations()
+            .iter()
+            .all(|v| v.rule() == &Rule::UnknownProperty)
+    );
+}
+
+#[test]
+fn extreme_numbers_for_every_integer_width() {
+    for field in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"] {
+        for (number, expected) in [
+            ("18446744073709551616", "maximum"),
+            ("-9223372036854775809", "minimum"),
+            ("1e400", "json"),
+            ("-1e400", "json"),
+            ("-0", "ok"),
+            ("0.5", "integer"),
+        ] {
+            let reply = format!(r#"{{"action":"accept","content":{{"{field}":{number}}}}}"#);
+            let r = ElicitResult::<Widths>::from_json(&reply);
+            let runtime = Widths::requested_schema().parse_result_json(&reply);
+            assert_eq!(r.is_ok(), runtime.is_ok(), "{field}={number}");
+            match (expected, r) {
+                ("ok", r) => assert!(r.is_ok(), "{field}={number}: {r:?}"),
+                ("json", Err(e)) => assert!(e.to_string().contains("number out of range"), "{e}"),
+                ("maximum", Err(e)) => assert!(
+                    matches!(e.violations()[0].rule(), Rule::Maximum(_)),
+                    "{field}: {e}"
+                ),
+                ("minimum", Err(e)) => {
+                    let unsigned = "ghijkl".contains(field);
+                    let ok = matches!(e.violations()[0].rule(), Rule::Minimum(_));
+                    assert!(ok, "{field} (unsigned: {unsigned}): {e}");
+                }
+                ("integer", Err(e)) => assert_eq!(
+                    e.violations()[0].rule(),
+                    &Rule::Type {
+                        expected: "integer"
+                    }
+                ),
+                (_, r) => panic!("{field}={number}: {r:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn broken_text_is_a_json_error() {
+    for reply in [
+        r#"{"action":"accept","content":{"name":"\ud800"}}"#,
+        "{\"action\":\"accept\",\"content\":{\"name\":\"a\u{1}b\"}}",
+        r#"{"action":"acc"#,
+        "",
+        "   ",
+        "[]",
+        r#""accept""#,
+        "null",
+        "42",
+    ] {
+        for e in [typed(reply), runtime(reply)] {
+            assert!(is_json_error(&e), "{reply:?}: {e}");
+        }
+    }
+    let e = ElicitResult::<Form>::from_slice(
+        b"{\"action\":\"accept\",\"content\":{\"name\":\"\xc3\x28\"}}",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("UTF-8"), "{e}");
+    // An escaped control character is a valid string.
+    assert!(
+        ElicitResult::<Form>::from_json(r#"{"action":"accept","content":{"name":"a\u0001b"}}"#)
+            .is_ok()
+    );
+}
+
+#[test]
+fn duplicates_case_and_empty_strings() {
+    let dup = r#"{"action":"accept","content":{"name":"a","name":"b"}}"#;
+    assert_eq!(typed(dup), runtime(dup));
+    assert_eq!(typed(dup).violations()[0].rule(), &Rule::DuplicateKey);
+    let case = r#"{"action":"accept","content":{"name":"a","color":"Red"}}"#;
+    assert_eq!(typed(case).violations()[0].rule(), &Rule::NotAChoice);
+    assert_eq!(typed(case), runtime(case));
+    let empty = r#"{"action":"accept","content":{"name":""}}"#;
+    assert_eq!(typed(empty).violations()[0].rule(), &Rule::MinLength(1));
+    assert_eq!(typed(empty), runtime(empty));
+}
+
+#[test]
+fn hostile_schemas_are_refused_cleanly() {
+    for schema in [
+        json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(".repeat(1000)}}}),
+        json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1e300}}}),
+        json!({"type": "object", "properties": {"a": {"type": "integer", "minimum": 1e308, "maximum": -1e308}}}),
+    ] {
+        assert!(RequestedSchema::from_value(schema).is_err());
+    }
+}

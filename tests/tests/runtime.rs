@@ -1,0 +1,468 @@
+//! Schemas that arrive as JSON: strict parsing, lint, the runtime parse (the same rules as the
+//! typed path), and the client side.
+
+use elicit_core::schema::Kind;
+use elicit_core::{Elicit, ElicitResult, RequestedSchema, Rule};
+use proptest::prelude::*;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+fn refused(schema: Value) -> elicit_core::SchemaError {
+    RequestedSchema::from_value(schema.clone()).expect_err(&format!("refused: {schema}"))
+}
+
+fn props(properties: Value) -> Value {
+    json!({"type": "object", "properties": properties})
+}
+
+#[test]
+fn structure_is_checked_strictly_and_errors_name_the_property() {
+    assert!(
+        refused(json!({"type": "string"}))
+            .to_string()
+            .contains("root")
+    );
+    assert!(refused(json!(["x"])).to_string().contains("JSON object"));
+    assert!(
+        refused(json!({"properties": {}}))
+            .to_string()
+            .contains("type")
+    );
+    assert!(
+        refused(json!({"type": "object"}))
+            .to_string()
+            .contains("`properties` is missing")
+    );
+    assert!(
+        refused(json!({"type": "object", "properties": []}))
+            .to_string()
+            .contains("must be an object")
+    );
+    for (property, schema, words) in [
+        (
+            "user",
+            json!({"type": "object", "properties": {"n": {"type": "string"}}}),
+            "nested objects",
+        ),
+        (
+            "tags",
+            json!({"type": "array", "items": {"type": "string"}}),
+            "only multi-selects",
+        ),
+        ("tags", json!({"type": "array"}), "only multi-selects"),
+        (
+            "tags",
+            json!({"type": "array", "items": {"type": "object", "properties": {}}}),
+            "only multi-selects",
+        ),
+        (
+            "v",
+            json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}),
+            "union",
+        ),
+        (
+            "v",
+            json!({"type": "string", "anyOf": [{"const": "a"}]}),
+            "anyOf",
+        ),
+        (
+            "v",
+            json!({"oneOf": [{"const": "a", "title": "A"}]}),
+            "union",
+        ),
+        ("v", json!({"$ref": "#/$defs/X"}), "$ref"),
+        ("v", json!({"type": "null"}), "null"),
+        ("v", json!({"type": ["string", "null"]}), "type array"),
+        (
+            "v",
+            json!({"type": "string", "format": "phone"}),
+            "format `phone`",
+        ),
+        (
+            "v",
+            json!({"type": "string", "minLength": "3"}),
+            "non-negative integer",
+        ),
+        (
+            "v",
+            json!({"type": "string", "minLength": -1}),
+            "non-negative integer",
+        ),
+        (
+            "v",
+            json!({"type": "string", "title": 5}),
+            "`title` must be a string",
+        ),
+        (
+            "v",
+            json!({"type": "integer", "minimum": "0"}),
+            "must be a number",
+        ),
+        ("v", json!({"type": "boolean", "default": "yes"}), "boolean"),
+        ("v", json!({"type": "integer", "default": 1.5}), "integer"),
+        ("v", json!({"type": "string", "enum": ["a", 1]}), "strings"),
+        ("v", json!({"type": "string", "enum": []}), "non-empty"),
+        (
+            "v",
+            json!({"type": "string", "enum": ["a"], "enumNames": ["A", "B"]}),
+            "as long as",
+        ),
+        (
+            "v",
+            json!({"type": "string", "oneOf": [{"title": "A"}]}),
+            "const",
+        ),
+        (
+            "v",
+            json!({"type": "string", "enum": ["a"], "default": "b"}),
+            "not a choice",
+        ),
+        (
+            "v",
+            json!({"type": "string", "minLength": 5, "maxLength": 2}),
+            "greater than",
+        ),
+        (
+            "v",
+            json!({"type": "number", "minimum": 5, "maximum": 2}),
+            "greater than",
+        ),
+        (
+            "v",
+            json!({"type": "array", "minItems": 3, "maxItems": 1, "items": {"type": "string", "enum": ["a"]}}),
+            "greater than",
+        ),
+        (
+            "v",
+            json!({"type": "string", "pattern": "(?=lookahead)"}),
+            "pattern",
+        ),
+        ("v", json!({"type": "string", "const": "x"}), "`const`"),
+        ("v", json!({}), "`type` is missing"),
+        ("v", json!("string"), "must be an object"),
+    ] {
+        let e = refused(props(json!({ property: schema.clone() })));
+        assert_eq!(e.property_name(), Some(property), "{schema}: {e}");
+        assert!(e.to_string().contains(words), "{schema}: {e}");
+    }
+    let e = refused(
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]}),
+    );
+    assert_eq!(e.property_name(), Some("b"));
+}
+
+#[test]
+fn annotations_are_tolerated_and_linted() {
+    let schema = RequestedSchema::from_value(json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Form",
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"], "title": "Tag"}},
+            "code": {"type": "string", "pattern": "^[A-Z]+$", "examples": ["ABC"]},
+            "pos": {"type": "integer", "exclusiveMinimum": 0},
+            "pick": {"type": "string", "oneOf": [{"const": "x", "title": "X", "description": "ex"}]},
+        },
+        "x-vendor": true
+    }))
+    .unwrap();
+    let lints: Vec<String> = schema.lint().iter().map(ToString::to_string).collect();
+    for expected in [
+        "root: a root `title` is outside the subset; some clients refuse the whole request",
+        "root: `x-vendor` is not an MCP schema keyword; it is ignored",
+        "property `tags`: `items.title` is outside the MCP schema subset; it is ignored",
+        "property `code`: `pattern` is outside the MCP schema subset; it is enforced here, but clients may refuse the schema",
+        "property `code`: `examples` is not an MCP schema keyword; it is ignored",
+        "property `pos`: `exclusiveMinimum` is outside the MCP schema subset; it is enforced here, but clients may refuse the schema",
+        "property `pick`: `description` in a choice of `oneOf` is outside the MCP schema subset",
+    ] {
+        assert!(
+            lints.iter().any(|l| l == expected),
+            "missing {expected:?} in {lints:#?}"
+        );
+    }
+    assert_eq!(lints.len(), 7, "{lints:#?}");
+    assert_eq!(
+        schema.dialect(),
+        Some("https://json-schema.org/draft/2020-12/schema")
+    );
+    let empty = RequestedSchema::from_value(json!({"type": "object", "properties": {}})).unwrap();
+    assert!(empty.lint()[0].message.contains("no properties"));
+}
+
+#[test]
+fn pattern_and_exclusive_bounds_are_enforced() {
+    let schema = RequestedSchema::from_value(props(json!({
+        "zip": {"type": "string", "pattern": "^[0-9]{5}$"},
+        "pos": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 10},
+        "old": {"type": "integer", "minimum": 1, "exclusiveMinimum": true},
+    })))
+    .unwrap();
+    let ok = schema.parse_result(
+        &json!({"action": "accept", "content": {"zip": "94105", "pos": 0.5, "old": 2}}),
+    );
+    assert!(matches!(ok, Ok(ElicitResult::Accept(_))), "{ok:?}");
+    let e = schema
+        .parse_result(
+            &json!({"action": "accept", "content": {"zip": "ABC12", "pos": 10, "old": 1}}),
+        )
+        .unwrap_err();
+    let rules: Vec<&Rule> = e.violations().iter().map(|v| v.rule()).collect();
+    assert!(rules.contains(&&Rule::Pattern("^[0-9]{5}$".into())), "{e}");
+    assert!(rules.contains(&&Rule::ExclusiveMaximum(10.0)), "{e}");
+    assert!(rules.contains(&&Rule::ExclusiveMinimum(1.0)), "{e}");
+    // A runtime schema keeps them on the wire.
+    let wire = serde_json::to_value(&schema).unwrap();
+    assert_eq!(wire["properties"]["zip"]["pattern"], "^[0-9]{5}$");
+    assert_eq!(wire["properties"]["pos"]["exclusiveMaximum"], 10);
+}
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Deserialize,
+    schemars::JsonSchema,
+    Elicit,
+)]
+enum Size {
+    Small,
+    Large,
+}
+
+fn default_count() -> u8 {
+    3
+}
+
+/// Order things
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, Elicit)]
+struct Order {
+    #[schemars(length(min = 2, max = 8))]
+    name: String,
+    #[serde(default = "default_count")]
+    #[schemars(range(min = 1, max = 9))]
+    count: u8,
+    size: Option<Size>,
+    sizes: Vec<Size>,
+    #[schemars(email)]
+    email: Option<String>,
+    gift: bool,
+}
+
+#[test]
+fn the_typed_schema_is_a_runtime_schema() {
+    let typed: &RequestedSchema = Order::requested_schema();
+    assert!(typed.lint().is_empty());
+    let text = serde_json::to_string(typed).unwrap();
+    let round_trip = RequestedSchema::from_json(&text).unwrap();
+    assert_eq!(
+        &round_trip, typed,
+        "the wire form reads back to the same schema, in order"
+    );
+    // From a `Value` the same properties come back, in the map's (sorted) order.
+    let from_value = RequestedSchema::from_value(serde_json::to_value(typed).unwrap()).unwrap();
+    assert_eq!(from_value.properties().len(), typed.properties().len());
+    assert_eq!(from_value.properties()[0].name, "count");
+    assert!(
+        RequestedSchema::from_json("{")
+            .unwrap_err()
+            .to_string()
+            .contains("not valid JSON")
+    );
+}
+
+#[test]
+fn parse_result_fills_defaults_and_keeps_unknown_keys() {
+    let schema = Order::requested_schema();
+    let r = schema
+        .parse_result(&json!({"action": "accept", "content": {"name": "Ada", "sizes": [], "gift": true, "x": 1}}))
+        .unwrap();
+    let content = r.accepted().unwrap();
+    assert_eq!(
+        Value::Object(content),
+        json!({"name": "Ada", "count": 3, "sizes": [], "gift": true, "x": 1})
+    );
+    assert_eq!(
+        schema
+            .parse_result(&json!({"action": "cancel", "content": 7}))
+            .unwrap(),
+        ElicitResult::Cancel
+    );
+}
+
+#[test]
+fn duplicate_keys_are_refused_on_both_paths() {
+    let reply =
+        r#"{"action":"accept","content":{"name":"Ada","name":"Bob","sizes":[],"gift":true}}"#;
+    let typed = ElicitResult::<Order>::from_json(reply).unwrap_err();
+    let runtime = Order::requested_schema()
+        .parse_result_json(reply)
+        .unwrap_err();
+    assert_eq!(typed, runtime);
+    assert_eq!(typed.violations()[0].rule(), &Rule::DuplicateKey);
+}
+
+#[test]
+fn client_side_validation_defaults_and_coercion() {
+    let schema = Order::requested_schema();
+    let content: Map<String, Value> =
+        serde_json::from_value(json!({"name": "A", "count": 0, "sizes": ["Huge"], "gift": "yes"}))
+            .unwrap();
+    let e = schema.validate_content(&content).unwrap_err();
+    assert_eq!(e.violations().len(), 4, "{e}");
+
+    let accepted = schema
+        .accept(serde_json::from_value(json!({"name": "Ada", "sizes": [], "gift": false})).unwrap())
+        .unwrap();
+    let wire = serde_json::to_value(&accepted).unwrap();
+    assert_eq!(
+        wire,
+        json!({"action": "accept", "content": {"name": "Ada", "count": 3, "sizes": [], "gift": false}})
+    );
+    assert!(
+        schema.accept(Map::new()).is_err(),
+        "required fields stay required"
+    );
+
+    assert_eq!(schema.coerce_text("count", " 4 ").unwrap(), Some(json!(4)));
+    assert_eq!(schema.coerce_text("count", "4.0").unwrap(), Some(json!(4)));
+    assert!(schema.coerce_text("count", "4.5").is_err());
+    assert!(schema.coerce_text("count", "four").is_err());
+    assert_eq!(
+        schema.coerce_text("gift", "Yes").unwrap(),
+        Some(json!(true))
+    );
+    assert_eq!(schema.coerce_text("gift", "0").unwrap(), Some(json!(false)));
+    assert_eq!(
+        schema.coerce_text("sizes", "Small, large,").unwrap(),
+        Some(json!(["Small", "Large"]))
+    );
+    assert_eq!(
+        schema.coerce_text("size", "small").unwrap(),
+        Some(json!("Small"))
+    );
+    assert_eq!(schema.coerce_text("name", "  ").unwrap(), None);
+    assert!(schema.coerce_text("nope", "x").is_err());
+    let titled = RequestedSchema::from_value(props(json!({
+        "c": {"type": "string", "oneOf": [{"const": "#f00", "title": "Red"}]}
+    })))
+    .unwrap();
+    assert_eq!(titled.coerce_text("c", "red").unwrap(), Some(json!("#f00")));
+
+    let text: Map<String, Value> = serde_json::from_value(
+        json!({"name": "Ada", "count": "5", "sizes": "Small", "gift": "true", "email": ""}),
+    )
+    .unwrap();
+    let coerced = schema.coerce_content(&text);
+    assert_eq!(
+        Value::Object(coerced.clone()),
+        json!({"name": "Ada", "count": 5, "sizes": ["Small"], "gift": true})
+    );
+    assert!(schema.validate_content(&coerced).is_ok());
+    // The server never coerces.
+    let reply = json!({"action": "accept", "content": text});
+    assert!(schema.parse_result(&reply).is_err());
+    assert!(ElicitResult::<Order>::from_value(reply).is_err());
+}
+
+#[test]
+fn an_empty_form_is_a_confirmation() {
+    let schema = RequestedSchema::from_value(json!({"type": "object", "properties": {}})).unwrap();
+    assert!(schema.parse_result(&json!({"action": "accept"})).is_ok());
+    assert!(
+        schema
+            .parse_result(&json!({"action": "accept", "content": {}}))
+            .is_ok()
+    );
+    let e = schema
+        .parse_result(&json!({"action": "accept", "content": {"value": "hello"}}))
+        .unwrap_err();
+    assert_eq!(e.violations()[0].rule(), &Rule::UnknownProperty);
+}
+
+#[test]
+fn kinds_are_exposed_for_renderers() {
+    let schema = Order::requested_schema();
+    let kinds: Vec<&str> = schema
+        .properties()
+        .iter()
+        .map(|p| p.kind.json_type())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["string", "integer", "string", "array", "string", "boolean"]
+    );
+    assert!(matches!(&schema.properties()[2].kind, Kind::Select(s) if s.choices.len() == 2));
+}
+
+fn any_json() -> impl Strategy<Value = Value> {
+    let key = prop_oneof![
+        Just("name".to_owned()),
+        Just("count".to_owned()),
+        Just("size".to_owned()),
+        Just("sizes".to_owned()),
+        Just("email".to_owned()),
+        Just("gift".to_owned()),
+        "[a-z]{0,3}",
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-3i64..300).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        prop_oneof![
+            Just("Small"),
+            Just("Large"),
+            Just("Ada"),
+            Just("a@b.co"),
+            Just("")
+        ]
+        .prop_map(Value::from),
+        "\\PC{0,10}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 32, 6, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map(key.clone(), inner, 0..7)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    /// One implementation of the rules: for any reply, the typed path and the runtime path reach
+    /// the same verdict with the same violations.
+    #[test]
+    fn typed_and_runtime_paths_agree(content in any_json(), action in prop_oneof![Just("accept"), Just("decline"), Just("cancel"), Just("other")]) {
+        let reply = json!({"action": action, "content": content});
+        let typed = ElicitResult::<Order>::from_value(reply.clone());
+        let runtime = Order::requested_schema().parse_result(&reply);
+        match (&typed, &runtime) {
+            (Ok(t), Ok(r)) => prop_assert_eq!(t.action(), r.action()),
+            (Err(t), Err(r)) => prop_assert_eq!(t, r),
+            _ => prop_assert!(false, "typed {:?} but runtime {:?} for {}", typed, runtime, reply),
+        }
+    }
+
+    /// Anything at all given to the three entry points gives a result or an error, never a panic.
+    #[test]
+    fn arbitrary_json_never_panics(value in any_json(), text in "\\PC{0,40}") {
+        let _ = ElicitResult::<Order>::from_json(&value.to_string());
+        let _ = ElicitResult::<Order>::from_json(&text);
+        if let Ok(schema) = RequestedSchema::from_value(value.clone()) {
+            let _ = schema.lint();
+            let _ = schema.parse_result(&value);
+            let _ = schema.parse_result_json(&text);
+        }
+        let _ = Order::requested_schema().parse_result(&value);
+        let _ = Order::requested_schema().parse_result(&json!({"action": "accept", "content": value}));
+    }
+}
