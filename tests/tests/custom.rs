@@ -4,7 +4,7 @@ use elicit_core::{Elicit, ElicitResult, Invalid, Location, Rule};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-fn five_digits(zip: &String) -> Result<(), String> {
+fn five_digits(zip: &str) -> Result<(), String> {
     if zip.len() == 5 && zip.bytes().all(|b| b.is_ascii_digit()) {
         Ok(())
     } else {
