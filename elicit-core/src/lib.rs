@@ -63,6 +63,9 @@ mod jsonrpc;
 mod limits;
 mod request;
 mod result;
+pub mod retry;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 mod round_trip;
 mod runtime;
 pub mod schema;

@@ -15,7 +15,7 @@ use crate::version::ProtocolVersion;
 #[derive(Debug, Clone, PartialEq)]
 pub struct FormRequest<'a> {
     message: Cow<'a, str>,
-    schema: &'a RequestedSchema,
+    schema: Cow<'a, RequestedSchema>,
     version: ProtocolVersion,
 }
 
@@ -24,7 +24,16 @@ impl<'a> FormRequest<'a> {
     pub fn new(message: impl Into<Cow<'a, str>>, schema: &'a RequestedSchema) -> Self {
         FormRequest {
             message: message.into(),
-            schema,
+            schema: Cow::Borrowed(schema),
+            version: ProtocolVersion::LATEST,
+        }
+    }
+
+    /// A request for the newest protocol version that owns its schema.
+    pub fn owned(message: impl Into<String>, schema: RequestedSchema) -> FormRequest<'static> {
+        FormRequest {
+            message: Cow::Owned(message.into()),
+            schema: Cow::Owned(schema),
             version: ProtocolVersion::LATEST,
         }
     }
@@ -48,8 +57,8 @@ impl<'a> FormRequest<'a> {
     }
 
     /// The requested schema.
-    pub fn schema(&self) -> &'a RequestedSchema {
-        self.schema
+    pub fn schema(&self) -> &RequestedSchema {
+        &self.schema
     }
 
     /// The protocol version the request is written for.
@@ -76,7 +85,7 @@ impl Serialize for FormRequest<'_> {
             map.serialize_entry("mode", "form")?;
         }
         map.serialize_entry("message", &self.message)?;
-        map.serialize_entry("requestedSchema", self.schema)?;
+        map.serialize_entry("requestedSchema", &*self.schema)?;
         map.end()
     }
 }

@@ -80,6 +80,11 @@ impl InputRequests {
         self.insert(key.into(), params)
     }
 
+    /// Every entry by key: `{"method":"elicitation/create","params":{..}}`.
+    pub fn entries(&self) -> &Map<String, Value> {
+        &self.entries
+    }
+
     fn insert(&mut self, key: String, params: Value) -> &mut Self {
         let mut entry = Map::new();
         entry.insert("method".into(), Value::String(METHOD.into()));

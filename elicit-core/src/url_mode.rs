@@ -92,7 +92,7 @@ pub struct UrlRequest<'a> {
 
 impl<'a> UrlRequest<'a> {
     /// A URL-mode request. Fails on 2025-06-18, which has no URL mode, for a URL that is not an
-    /// absolute URI, and for an empty id.
+    /// absolute URI, and for an empty id on 2025-11-25 (2026-07-28 does not send the id).
     pub fn new(
         version: ProtocolVersion,
         message: impl Into<Cow<'a, str>>,
@@ -105,7 +105,8 @@ impl<'a> UrlRequest<'a> {
             return Err(UrlRequestError::InvalidUrl(url.into_owned()));
         }
         let elicitation_id = elicitation_id.into();
-        if elicitation_id.is_empty() {
+        // 2026-07-28 sends no id (the `inputRequests` key names the request), so it may be empty.
+        if elicitation_id.is_empty() && version < ProtocolVersion::V2026_07_28 {
             return Err(UrlRequestError::EmptyElicitationId);
         }
         Ok(UrlRequest {

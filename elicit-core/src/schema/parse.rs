@@ -409,7 +409,7 @@ fn parse_number(
         exclusive_maximum: None,
         default: match obj.get("default") {
             None => None,
-            Some(Value::Number(n)) if !integer || is_integral(n) => Some(n.clone()),
+            Some(Value::Number(n)) if !integer || is_integral(n) => Some(canonical(n, integer)),
             Some(_) => {
                 let what = if integer { "an integer" } else { "a number" };
                 return Err(SchemaError::property(
@@ -463,6 +463,23 @@ fn parse_number(
         ));
     }
     Ok(rules)
+}
+
+/// A default as the kind holds it: an integer kind's as an integer (`30.0` is `30`), a number
+/// kind's as a float, so a schema reads the same whichever way its numbers were written.
+fn canonical(n: &serde_json::Number, integer: bool) -> serde_json::Number {
+    let as_float = n.as_f64().and_then(serde_json::Number::from_f64);
+    if !integer {
+        return as_float.unwrap_or_else(|| n.clone());
+    }
+    if n.is_i64() || n.is_u64() {
+        return n.clone();
+    }
+    match n.as_f64() {
+        Some(f) if (0.0..1.8e19).contains(&f) => serde_json::Number::from(f as u64),
+        Some(f) if (-9.2e18..0.0).contains(&f) => serde_json::Number::from(f as i64),
+        _ => n.clone(),
+    }
 }
 
 pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
@@ -651,12 +668,13 @@ fn titled_choices(
             return Err(err());
         };
         let title = match branch.get("title") {
+            // The wire requires a title; the value stands in, as it does when written out.
             None => {
                 cx.lint(
                     Some(name),
                     format!("choice {value:?} in `{key}` has no `title`"),
                 );
-                None
+                Some(value.clone())
             }
             Some(Value::String(t)) => Some(t.clone()),
             Some(_) => return Err(err()),

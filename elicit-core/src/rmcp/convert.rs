@@ -1,0 +1,294 @@
+//! Conversions between this crate's types and rmcp's model types.
+//!
+//! Schemas travel as JSON text, which both models read with their properties in order. Where one
+//! model can say what the other cannot, the conversion fails rather than drop it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use ::rmcp::model as m;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::Elicit;
+use crate::error::{ElicitError, SchemaError};
+use crate::request::FormRequest;
+use crate::result::ElicitResult;
+use crate::round_trip::{InputRequests, InputRequired, InputResponses};
+use crate::schema::{Kind, RequestedSchema};
+use crate::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
+use crate::version::ProtocolVersion;
+
+/// A value that one model can hold and the other cannot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unrepresentable(pub String);
+
+impl fmt::Display for Unrepresentable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unrepresentable {}
+
+fn via_json<A: Serialize, B: serde::de::DeserializeOwned>(value: &A) -> Result<B, String> {
+    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
+}
+
+/// rmcp's schema has no `pattern` and no exclusive bounds; a runtime schema carrying them
+/// cannot be converted without dropping a rule.
+fn check_representable(schema: &RequestedSchema) -> Result<(), SchemaError> {
+    for prop in schema.properties() {
+        let lost = match &prop.kind {
+            Kind::String(r) if r.pattern.is_some() => Some("`pattern`"),
+            Kind::Number(r) if r.exclusive_minimum.is_some() || r.exclusive_maximum.is_some() => {
+                Some("an exclusive bound")
+            }
+            _ => None,
+        };
+        if let Some(what) = lost {
+            return Err(SchemaError::property(
+                prop.name.as_str(),
+                format!("has {what}, which rmcp's ElicitationSchema cannot hold"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl TryFrom<&RequestedSchema> for m::ElicitationSchema {
+    type Error = SchemaError;
+
+    fn try_from(schema: &RequestedSchema) -> Result<Self, SchemaError> {
+        check_representable(schema)?;
+        via_json(schema).map_err(|e| SchemaError::root(format!("rmcp cannot read the schema: {e}")))
+    }
+}
+
+impl TryFrom<&m::ElicitationSchema> for RequestedSchema {
+    type Error = SchemaError;
+
+    fn try_from(schema: &m::ElicitationSchema) -> Result<Self, SchemaError> {
+        let text = serde_json::to_string(schema)
+            .map_err(|e| SchemaError::root(format!("rmcp's schema does not serialize: {e}")))?;
+        RequestedSchema::from_json(&text)
+    }
+}
+
+impl TryFrom<&FormRequest<'_>> for m::ElicitRequestParams {
+    type Error = SchemaError;
+
+    fn try_from(request: &FormRequest<'_>) -> Result<Self, SchemaError> {
+        Ok(m::ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: request.message().to_owned(),
+            requested_schema: request.schema().try_into()?,
+        })
+    }
+}
+
+impl TryFrom<&m::ElicitRequestParams> for FormRequest<'static> {
+    type Error = SchemaError;
+
+    /// A form request; URL-mode params are refused.
+    fn try_from(params: &m::ElicitRequestParams) -> Result<Self, SchemaError> {
+        match params {
+            m::ElicitRequestParams::FormElicitationParams {
+                message,
+                requested_schema,
+                ..
+            } => Ok(FormRequest::owned(
+                message.clone(),
+                RequestedSchema::try_from(requested_schema)?,
+            )),
+            _ => Err(SchemaError::root(
+                "these are URL-mode params, not a form request",
+            )),
+        }
+    }
+}
+
+impl From<&UrlRequest<'_>> for m::ElicitRequestParams {
+    fn from(request: &UrlRequest<'_>) -> Self {
+        m::ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: request.message().to_owned(),
+            url: request.url().to_owned(),
+            elicitation_id: if request.version() < ProtocolVersion::V2026_07_28 {
+                request.elicitation_id().to_owned()
+            } else {
+                String::new()
+            },
+        }
+    }
+}
+
+impl TryFrom<&m::ElicitRequestParams> for UrlRequest<'static> {
+    type Error = UrlRequestError;
+
+    /// A URL-mode request: for 2025-11-25 when it carries an `elicitationId`, else for
+    /// 2026-07-28, which removed it.
+    fn try_from(params: &m::ElicitRequestParams) -> Result<Self, UrlRequestError> {
+        match params {
+            m::ElicitRequestParams::UrlElicitationParams {
+                message,
+                url,
+                elicitation_id,
+                ..
+            } => {
+                let version = if elicitation_id.is_empty() {
+                    ProtocolVersion::V2026_07_28
+                } else {
+                    ProtocolVersion::V2025_11_25
+                };
+                UrlRequest::new(
+                    version,
+                    message.clone(),
+                    url.clone(),
+                    elicitation_id.clone(),
+                )
+            }
+            _ => Err(UrlRequestError::Unsupported {
+                feature: "a form request read as URL mode",
+                version: ProtocolVersion::LATEST,
+            }),
+        }
+    }
+}
+
+fn rmcp_action(action: crate::ElicitAction) -> m::ElicitationAction {
+    match action {
+        crate::ElicitAction::Accept => m::ElicitationAction::Accept,
+        crate::ElicitAction::Decline => m::ElicitationAction::Decline,
+        crate::ElicitAction::Cancel => m::ElicitationAction::Cancel,
+    }
+}
+
+/// rmcp's result as the JSON a client sent. The action goes through its serde form, so an
+/// action rmcp adds later is refused by the parse rather than guessed.
+pub(crate) fn reply_value(result: &m::ElicitResult) -> Value {
+    let action = serde_json::to_value(&result.action).unwrap_or(Value::Null);
+    let mut reply = json!({ "action": action });
+    if let Some(content) = &result.content {
+        reply["content"] = content.clone();
+    }
+    reply
+}
+
+impl<T: Elicit> ElicitResult<T> {
+    /// Reads rmcp's result, validating its content against `T`'s schema like any reply.
+    pub fn from_rmcp(result: &m::ElicitResult) -> Result<Self, ElicitError> {
+        Self::from_value_ref(&reply_value(result))
+    }
+}
+
+impl<T: Serialize> TryFrom<&ElicitResult<T>> for m::ElicitResult {
+    type Error = serde_json::Error;
+
+    /// The result as rmcp holds it: the action, and the content on accept.
+    fn try_from(result: &ElicitResult<T>) -> Result<Self, serde_json::Error> {
+        let wire = serde_json::to_value(result)?;
+        let mut out = m::ElicitResult::new(rmcp_action(result.action()));
+        out.content = wire.get("content").cloned();
+        Ok(out)
+    }
+}
+
+impl UrlElicitResult {
+    /// Reads rmcp's result of a URL-mode elicitation: only the action matters.
+    pub fn from_rmcp(result: &m::ElicitResult) -> Result<Self, ElicitError> {
+        UrlElicitResult::from_value_ref(&reply_value(result))
+    }
+}
+
+impl From<UrlElicitResult> for m::ElicitResult {
+    fn from(result: UrlElicitResult) -> Self {
+        m::ElicitResult::new(rmcp_action(result.action()))
+    }
+}
+
+impl TryFrom<&InputRequests> for m::InputRequests {
+    type Error = Unrepresentable;
+
+    fn try_from(requests: &InputRequests) -> Result<Self, Unrepresentable> {
+        let mut out = BTreeMap::new();
+        for (key, entry) in requests.entries() {
+            let request: m::InputRequest = serde_json::from_value(entry.clone())
+                .map_err(|e| Unrepresentable(format!("input request `{key}`: {e}")))?;
+            out.insert(key.clone(), request);
+        }
+        Ok(out)
+    }
+}
+
+impl TryFrom<&m::InputRequests> for InputRequests {
+    type Error = Unrepresentable;
+
+    /// The elicitation requests of rmcp's map; a sampling or roots request is refused.
+    fn try_from(requests: &m::InputRequests) -> Result<Self, Unrepresentable> {
+        let mut out = InputRequests::new();
+        for (key, request) in requests {
+            let m::InputRequest::Elicitation(request) = request else {
+                return Err(Unrepresentable(format!(
+                    "input request `{key}` is not an elicitation"
+                )));
+            };
+            // Read through the typed requests, so the entry comes back in this crate's form
+            // (rmcp writes an empty `elicitationId` that 2026-07-28 does not have).
+            let fail =
+                |e: &dyn fmt::Display| Unrepresentable(format!("input request `{key}`: {e}"));
+            match &request.params {
+                params @ m::ElicitRequestParams::FormElicitationParams { .. } => {
+                    let form = FormRequest::try_from(params).map_err(|e| fail(&e))?;
+                    out.form(key.clone(), &form);
+                }
+                params => {
+                    let url = UrlRequest::try_from(params).map_err(|e| fail(&e))?;
+                    out.url(key.clone(), &url);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl TryFrom<&InputRequired> for m::InputRequiredResult {
+    type Error = Unrepresentable;
+
+    fn try_from(result: &InputRequired) -> Result<Self, Unrepresentable> {
+        let requests = m::InputRequests::try_from(result.requests())?;
+        let requests = (!requests.is_empty()).then_some(requests);
+        Ok(m::InputRequiredResult::new(
+            requests,
+            result.request_state().map(str::to_owned),
+        ))
+    }
+}
+
+impl TryFrom<&m::InputRequiredResult> for InputRequired {
+    type Error = Unrepresentable;
+
+    fn try_from(result: &m::InputRequiredResult) -> Result<Self, Unrepresentable> {
+        let requests = match &result.input_requests {
+            Some(requests) => InputRequests::try_from(requests)?,
+            None => InputRequests::new(),
+        };
+        let required = InputRequired::new(requests);
+        Ok(match &result.request_state {
+            Some(state) => required.with_request_state(state.clone()),
+            None => required,
+        })
+    }
+}
+
+impl InputResponses {
+    /// The answers of a retried request as rmcp hands them to a tool: its `InputResponses` and
+    /// `RequestState` extractors, or the `input_responses` and `request_state` of the params.
+    pub fn from_rmcp(responses: Option<&m::InputResponses>, request_state: Option<&str>) -> Self {
+        let responses = responses
+            .map(|map| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default();
+        InputResponses::new(responses, request_state.map(str::to_owned))
+    }
+}
