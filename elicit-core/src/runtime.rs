@@ -86,6 +86,29 @@ impl RequestedSchema {
         }
     }
 
+    /// Checks one property's value alone, as a form does when the user leaves a field; the
+    /// rules that concern other properties (`required`) are not applied.
+    pub fn validate_property(&self, property: &str, value: &Value) -> Result<(), ElicitError> {
+        let mut content = Content::new();
+        content.insert(property.to_owned(), value.clone());
+        match self.validate_content(&content) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let own: Vec<Violation> = e
+                    .violations()
+                    .iter()
+                    .filter(|v| v.property() == Some(property))
+                    .cloned()
+                    .collect();
+                if own.is_empty() {
+                    Ok(())
+                } else {
+                    Err(ElicitError::new(own))
+                }
+            }
+        }
+    }
+
     /// Builds the accept a client sends: fills defaults for absent properties, then validates.
     /// Serialize the result to get `{"action":"accept","content":{..}}`.
     pub fn accept(&self, mut content: Content) -> Result<ElicitResult<Content>, ElicitError> {
