@@ -1,0 +1,133 @@
+"""Interop: the official MCP Python SDK client (PyPI `mcp`, pinned in run.sh) drives the
+`stdio_server` example over stdio on every protocol version it supports, and checks each tool
+result. Prints `N passed, M failed`; exits 1 on any failure.
+
+Usage: python_client.py PATH_TO_STDIO_SERVER
+"""
+
+import asyncio
+import json
+import sys
+from contextlib import AsyncExitStack
+
+from mcp import types
+from mcp.client import Client
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+SERVER = StdioServerParameters(command=sys.argv[1], args=[])
+
+VALID = {"name": "Ada", "party_size": 4, "seating": "Outdoor"}
+INVALID = {"name": "", "party_size": 40, "seating": "Roof"}
+
+# scenario -> (the client's answer, check of the tool result)
+SCENARIOS = {
+    "accept": (
+        types.ElicitResult(action="accept", content=VALID),
+        lambda text, error: not error and json.loads(text) == {"action": "accept", "content": VALID},
+    ),
+    "decline": (
+        types.ElicitResult(action="decline"),
+        lambda text, error: not error and json.loads(text) == {"action": "decline"},
+    ),
+    "cancel": (
+        types.ElicitResult(action="cancel"),
+        lambda text, error: not error and json.loads(text) == {"action": "cancel"},
+    ),
+    "invalid": (
+        types.ElicitResult(action="accept", content=INVALID),
+        lambda text, error: error
+        and all(f"`{p}`" in text for p in ("name", "party_size", "seating")),
+    ),
+}
+
+
+def callback_for(answer, seen):
+    async def on_elicit(context, params):
+        seen.append(params)
+        return answer
+
+    return on_elicit
+
+
+async def legacy_2025_06_18(callback):
+    """2025-06-18: the SDK's initialize offers 2025-11-25, so send the handshake by hand."""
+    stack = AsyncExitStack()
+    read, write = await stack.enter_async_context(stdio_client(SERVER))
+    session = await stack.enter_async_context(
+        ClientSession(read, write, elicitation_callback=callback)
+    )
+    version = "2025-06-18"
+    result = await session.send_request(
+        types.InitializeRequest(
+            params=types.InitializeRequestParams(
+                protocol_version=version,
+                capabilities=session._build_capabilities(version),
+                client_info=types.Implementation(name="interop", version="0"),
+            )
+        ),
+        types.InitializeResult,
+    )
+    session.adopt(result)
+    await session.send_notification(types.InitializedNotification())
+    return stack, session, session.call_tool
+
+
+async def connect(version, callback):
+    if version == "2025-06-18":
+        return await legacy_2025_06_18(callback)
+    stack = AsyncExitStack()
+    mode = "legacy" if version == "2025-11-25" else "auto"
+    client = await stack.enter_async_context(
+        Client(SERVER, mode=mode, elicitation_callback=callback)
+    )
+    # The high-level client runs the 2026-07-28 input-required loop itself.
+    return stack, client.session, client.call_tool
+
+
+async def run(version, scenario):
+    answer, check = SCENARIOS[scenario]
+    seen = []
+    stack, session, call_tool = await connect(version, callback_for(answer, seen))
+    try:
+        if session.protocol_version != version:
+            return f"negotiated {session.protocol_version}"
+        result = await call_tool("book_table", {})
+        if isinstance(result, types.InputRequiredResult):
+            # The high-level client completes input requests itself; the session may not.
+            return "input required result reached the caller"
+        text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
+        if len(seen) != 1:
+            return f"{len(seen)} elicitations"
+        schema = seen[0].requested_schema
+        props = list(schema["properties"]) if isinstance(schema, dict) else list(schema.properties)
+        if props != ["name", "party_size", "seating", "notes"]:
+            return f"properties in the wrong order: {props}"
+        if not check(text, bool(result.is_error)):
+            return f"unexpected result (isError={result.is_error}): {text}"
+        return None
+    finally:
+        await stack.aclose()
+
+
+async def main():
+    passed, failed = 0, []
+    for version in ("2025-06-18", "2025-11-25", "2026-07-28"):
+        for scenario in SCENARIOS:
+            try:
+                problem = await asyncio.wait_for(run(version, scenario), timeout=60)
+            except Exception as exc:  # report every failure, then fail the run
+                problem = f"{type(exc).__name__}: {exc}"
+            name = f"{version} {scenario}"
+            if problem is None:
+                passed += 1
+                print(f"ok   {name}")
+            else:
+                failed.append(name)
+                print(f"FAIL {name}: {problem}")
+    print(f"{passed} passed, {len(failed)} failed")
+    return 1 if failed or passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
