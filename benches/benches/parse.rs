@@ -1,5 +1,9 @@
 //! Criterion benchmarks of the reply parse. Run with `cargo bench -p elicit-benches`.
 
+#[path = "common/paths.rs"]
+#[allow(dead_code)] // Each bench target uses part of the shared paths.
+mod paths;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use elicit_benches::{Large, Small, accept_reply, large, small};
 use elicit_core::{ElicitResult, Limits};

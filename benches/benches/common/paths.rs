@@ -1,0 +1,105 @@
+//! The ways to read a reply that the benchmarks compare, each a function from the reply bytes
+//! to a typed value, so criterion and the paired harness time exactly the same code.
+
+use elicit_core::{Elicit, ElicitResult, RequestedSchema};
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde_json::Value;
+
+/// (f) The floor: serde's own derive into a plain envelope, no validation at all.
+#[derive(Deserialize)]
+pub struct Envelope<T> {
+    /// The action, unchecked.
+    pub action: String,
+    /// The content, unchecked.
+    pub content: Option<T>,
+}
+
+/// (f) The floor.
+pub fn floor<T: DeserializeOwned>(reply: &str) -> Option<T> {
+    let envelope: Envelope<T> = serde_json::from_str(reply).ok()?;
+    (envelope.action == "accept")
+        .then_some(envelope.content)
+        .flatten()
+}
+
+/// The validating typed parse, through the reporting entry point.
+pub fn typed<T: Elicit>(reply: &str) -> Option<T> {
+    ElicitResult::<T>::from_json(reply).ok()?.accepted()
+}
+
+/// The validating typed parse, through the `Deserialize` impl.
+pub fn typed_serde<T: Elicit>(reply: &str) -> Option<T> {
+    serde_json::from_str::<ElicitResult<T>>(reply)
+        .ok()?
+        .accepted()
+}
+
+/// (a) `T` from the bare content, no envelope, no validation.
+pub fn bare<T: DeserializeOwned>(content: &str) -> Option<T> {
+    serde_json::from_str(content).ok()
+}
+
+/// (b) The envelope as a `Value`, then `from_value`, no validation.
+pub fn value_envelope<T: DeserializeOwned>(reply: &str) -> Option<T> {
+    let mut value: Value = serde_json::from_str(reply).ok()?;
+    if value["action"] != "accept" {
+        return None;
+    }
+    serde_json::from_value(value["content"].take()).ok()
+}
+
+/// (c) rmcp's `ElicitResult` model type, then `from_value`, no validation.
+pub fn rmcp<T: DeserializeOwned>(reply: &str) -> Option<T> {
+    let result: ::rmcp::model::ElicitResult = serde_json::from_str(reply).ok()?;
+    match result.action {
+        ::rmcp::model::ElicitationAction::Accept => serde_json::from_value(result.content?).ok(),
+        _ => None,
+    }
+}
+
+/// (d) A `jsonschema` validator of the requestedSchema, then `from_value`.
+pub struct JsonSchemaPath {
+    validator: jsonschema::Validator,
+}
+
+impl JsonSchemaPath {
+    /// Compiles the validator for `schema` once.
+    pub fn new(schema: &RequestedSchema) -> Self {
+        let schema = serde_json::to_value(schema).expect("serializable");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("the requestedSchema compiles");
+        JsonSchemaPath { validator }
+    }
+
+    /// Validates the content, then builds `T`.
+    pub fn parse<T: DeserializeOwned>(&self, reply: &str) -> Option<T> {
+        let mut value: Value = serde_json::from_str(reply).ok()?;
+        if value["action"] != "accept" {
+            return None;
+        }
+        let content = value["content"].take();
+        if !self.validator.is_valid(&content) {
+            return None;
+        }
+        serde_json::from_value(content).ok()
+    }
+}
+
+/// The runtime path: `RequestedSchema::parse_result_json` into a map.
+pub fn runtime(schema: &RequestedSchema, reply: &str) -> Option<serde_json::Map<String, Value>> {
+    schema.parse_result_json(reply).ok()?.accepted()
+}
+
+/// serde's `IgnoredAny` over the bytes: the least any reader can do.
+pub fn ignored(reply: &str) -> bool {
+    serde_json::from_str::<IgnoredAny>(reply).is_ok()
+}
+
+/// The content part of an accept reply, as its own bytes.
+pub fn content_of(reply: &str) -> String {
+    let value: Value = serde_json::from_str(reply).expect("a reply");
+    value["content"].to_string()
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# What #[derive(Elicit)] costs a user's build.
+#
+# Generates a crate with 100 structs of 6 fields each, plus a use of each, twice: with
+# #[derive(Deserialize, JsonSchema)] (the use: serde_json::from_str and schemars::schema_for!)
+# and with #[derive(Deserialize, JsonSchema, Elicit)] (the use: ElicitResult::from_json and
+# requested_schema). Builds each cold (the crate only; its dependencies stay built) and
+# incrementally (one line changed), in debug and release, 3 interleaved runs each, and prints
+# the medians, the ratios, and the expanded code size per struct.
+#
+# Usage: bash benches/compile_time.sh [RUNS]
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${ELICIT_COMPILE_TIME_DIR:-${TMPDIR:-/tmp}/elicit-compile-time}
+runs=${1:-3}
+structs=100
+
+generate() {
+  local variant=$1 dir=$work/$1
+  mkdir -p "$dir/src"
+  cat > "$dir/Cargo.toml" <<EOF
+[package]
+name = "gen-$variant"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+elicit-core = { path = "$root/elicit-core" }
+serde = { version = "1.0.229", features = ["derive"] }
+serde_json = "1"
+schemars = "1.2.3"
+
+[workspace]
+EOF
+  {
+    echo "#![allow(dead_code)]"
+    echo "use schemars::JsonSchema;"
+    echo "use serde::Deserialize;"
+    if [ "$variant" = elicit ]; then
+      echo "use elicit_core::{Elicit, ElicitResult};"
+      derive="Deserialize, JsonSchema, Elicit"
+    else
+      derive="Deserialize, JsonSchema"
+    fi
+    echo "#[derive(Debug, $derive)] pub enum Level { Low, High }"
+    for i in $(seq 1 $structs); do
+      cat <<EOF
+/// Form number $i
+#[derive(Debug, $derive)]
+pub struct Form$i {
+    /// A name
+    #[schemars(length(min = 1, max = 40))]
+    pub name: String,
+    #[schemars(range(min = 1, max = 99))]
+    pub count: u8,
+    pub agree: bool,
+    pub note: Option<String>,
+    pub level: Level,
+    pub ratio: f64,
+}
+EOF
+    done
+    echo "pub fn use_all(reply: &str) -> usize {"
+    echo "    let mut n = 0;"
+    for i in $(seq 1 $structs); do
+      if [ "$variant" = elicit ]; then
+        echo "    n += ElicitResult::<Form$i>::from_json(reply).is_ok() as usize + Form$i::requested_schema().properties().len();"
+      else
+        echo "    n += serde_json::from_str::<Form$i>(reply).is_ok() as usize + schemars::schema_for!(Form$i).as_object().map_or(0, |o| o.len());"
+      fi
+    done
+    echo "    n"
+    echo "}"
+    echo "// edit 0"
+  } > "$dir/src/lib.rs"
+}
+
+# Seconds taken by one build of the generated crate.
+build() {
+  local variant=$1 profile=$2 flag=""
+  [ "$profile" = release ] && flag="--release"
+  local start end
+  start=$(date +%s.%N)
+  (cd "$work/$variant" && cargo build -q $flag)
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
+}
+
+median() {
+  sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+for variant in base elicit; do
+  generate "$variant"
+  # Dependencies once, untimed.
+  (cd "$work/$variant" && cargo build -q && cargo build -q --release)
+done
+
+declare -A times
+for run in $(seq 1 "$runs"); do
+  for variant in base elicit; do
+    for profile in debug release; do
+      flag=""
+      [ "$profile" = release ] && flag="--release"
+      (cd "$work/$variant" && cargo clean -q -p "gen-$variant" $flag)
+      times[$variant,$profile,cold]+="$(build "$variant" "$profile") "
+      sed -i "s|^// edit .*|// edit $run-$profile|" "$work/$variant/src/lib.rs"
+      times[$variant,$profile,incremental]+="$(build "$variant" "$profile") "
+    done
+  done
+done
+
+echo "compile time of $structs structs x 6 fields plus a use of each; median of $runs interleaved runs"
+printf '%-24s %12s %12s %8s\n' "build" "base (s)" "+Elicit (s)" "ratio"
+for profile in debug release; do
+  for kind in cold incremental; do
+    base=$(echo "${times[base,$profile,$kind]}" | tr ' ' '\n' | grep . | median)
+    elicit=$(echo "${times[elicit,$profile,$kind]}" | tr ' ' '\n' | grep . | median)
+    ratio=$(awk -v a="$elicit" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
+    printf '%-24s %12.2f %12.2f %7.2fx\n' "$profile $kind" "$base" "$elicit" "$ratio"
+  done
+done
+
+# Expanded code size: what each derive adds, per struct.
+for variant in base elicit; do
+  (cd "$work/$variant" && RUSTC_BOOTSTRAP=1 cargo rustc -q -- -Zunpretty=expanded > "$work/$variant.expanded.rs" 2>/dev/null) || true
+done
+if [ -s "$work/base.expanded.rs" ] && [ -s "$work/elicit.expanded.rs" ]; then
+  base_bytes=$(wc -c < "$work/base.expanded.rs")
+  elicit_bytes=$(wc -c < "$work/elicit.expanded.rs")
+  base_lines=$(wc -l < "$work/base.expanded.rs")
+  elicit_lines=$(wc -l < "$work/elicit.expanded.rs")
+  echo "expanded code: base $base_bytes bytes / $base_lines lines; with Elicit $elicit_bytes bytes / $elicit_lines lines"
+  echo "Elicit adds $(( (elicit_bytes - base_bytes) / (structs + 1) )) bytes, $(( (elicit_lines - base_lines) / (structs + 1) )) lines per item (expansion and the uses' differences included)"
+else
+  echo "expanded code size: unavailable (needs -Zunpretty, allowed here by RUSTC_BOOTSTRAP=1)"
+fi
