@@ -143,6 +143,13 @@ fn parse_group<T: Elicit + Clone + serde::Serialize>(
                 }),
             ),
             (
+                "validating typed parse, no limits",
+                Box::new(|| {
+                    let limits = &elicit_core::Limits::UNLIMITED;
+                    black_box(ElicitResult::<T>::from_json_with(black_box(&reply), limits).ok());
+                }),
+            ),
+            (
                 "validating typed parse (serde_json::from_str)",
                 Box::new(|| {
                     black_box(paths::typed_serde::<T>(black_box(&reply)));

@@ -73,6 +73,7 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
             .position(|f| f.name == p.name)
             .unwrap_or(usize::MAX)
     });
+    schema.reindex();
     Ok(schema)
 }
 

@@ -4,6 +4,7 @@
 //! [`RequestedSchema::from_value`] for a schema that arrives as JSON. Both are the same type, so
 //! the same validation rules serve both.
 
+mod index;
 mod lower;
 mod parse;
 mod wire;
@@ -254,12 +255,24 @@ pub struct Property {
 ///
 /// Serializing it with serde writes exactly the JSON that goes on the wire. Properties keep their
 /// order, which is the order clients render the form in.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct RequestedSchema {
     pub(crate) properties: Vec<Property>,
     pub(crate) deny_unknown: bool,
     pub(crate) dialect: Option<String>,
     pub(crate) lints: Vec<Lint>,
+    /// Derived from `properties`: rebuilt by [`RequestedSchema::reindex`] whenever they change.
+    index: index::KeyIndex,
+    successors: index::Successors,
+}
+
+impl PartialEq for RequestedSchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.properties == other.properties
+            && self.deny_unknown == other.deny_unknown
+            && self.dialect == other.dialect
+            && self.lints == other.lints
+    }
 }
 
 /// Something in a schema that is outside the strict MCP subset, found by
@@ -284,12 +297,31 @@ impl std::fmt::Display for Lint {
 impl RequestedSchema {
     /// A schema with these properties, in this order.
     pub fn new(properties: Vec<Property>) -> Self {
-        RequestedSchema {
+        RequestedSchema::build(properties, false, None, Vec::new())
+    }
+
+    pub(crate) fn build(
+        properties: Vec<Property>,
+        deny_unknown: bool,
+        dialect: Option<String>,
+        lints: Vec<Lint>,
+    ) -> Self {
+        let mut schema = RequestedSchema {
             properties,
-            deny_unknown: false,
-            dialect: None,
-            lints: Vec::new(),
-        }
+            deny_unknown,
+            dialect,
+            lints,
+            index: index::KeyIndex::default(),
+            successors: index::Successors::default(),
+        };
+        schema.reindex();
+        schema
+    }
+
+    /// Rebuilds the name index after `properties` changed.
+    pub(crate) fn reindex(&mut self) {
+        self.index = index::KeyIndex::new(self.properties.iter().map(|p| p.name.as_str()));
+        self.successors = index::Successors::new(self.properties.len());
     }
 
     /// Everything in the schema outside the strict MCP subset: keywords clients may refuse
@@ -302,13 +334,8 @@ impl RequestedSchema {
 
     /// The schema of no properties, for replies whose content is never read.
     pub(crate) fn empty() -> &'static RequestedSchema {
-        static EMPTY: RequestedSchema = RequestedSchema {
-            properties: Vec::new(),
-            deny_unknown: false,
-            dialect: None,
-            lints: Vec::new(),
-        };
-        &EMPTY
+        static EMPTY: std::sync::OnceLock<RequestedSchema> = std::sync::OnceLock::new();
+        EMPTY.get_or_init(|| RequestedSchema::new(Vec::new()))
     }
 
     /// The properties, in wire order.
@@ -350,14 +377,24 @@ impl RequestedSchema {
         self.dialect = dialect;
     }
 
-    /// The index of the property named `key`, trying `hint` first: keys usually arrive in
-    /// declaration order, so the hint makes the usual lookup a single comparison.
-    pub(crate) fn position(&self, key: &str, hint: usize) -> Option<usize> {
-        if let Some(p) = self.properties.get(hint)
+    /// The index of the property named `key`, anywhere in the form.
+    pub(crate) fn position(&self, key: &str) -> Option<usize> {
+        self.index.find(key, |i| self.properties[i].name.as_str())
+    }
+
+    /// The index of the property named `key` that follows `previous` in a reply. The property
+    /// that followed it last time is tried first: clients send keys in the same order every
+    /// time, so the usual lookup is a single comparison.
+    #[inline]
+    pub(crate) fn position_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
+        let guess = self.successors.guess(previous);
+        if let Some(p) = self.properties.get(guess)
             && p.name == key
         {
-            return Some(hint);
+            return Some(guess);
         }
-        self.properties.iter().position(|p| p.name == key)
+        let found = self.position(key)?;
+        self.successors.learn(previous, found);
+        Some(found)
     }
 }

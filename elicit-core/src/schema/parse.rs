@@ -123,6 +123,7 @@ impl RequestedSchema {
                     .position(|name| *name == p.name)
                     .unwrap_or(usize::MAX)
             });
+            schema.reindex();
         }
         Ok(schema)
     }
@@ -267,12 +268,12 @@ fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema
             ),
         }
     }
-    Ok(RequestedSchema {
+    Ok(RequestedSchema::build(
         properties,
         deny_unknown,
         dialect,
-        lints: Vec::new(),
-    })
+        Vec::new(),
+    ))
 }
 
 fn refuse(obj: &Map<String, Value>, name: Option<&str>) -> Result<(), SchemaError> {

@@ -154,8 +154,8 @@ struct ContentMap<'a, 's, A> {
     seen: BitSet,
     /// The property whose key was read last, whose value comes next.
     found: Cell<Option<usize>>,
-    /// Where the next key is probably declared: keys tend to come in declaration order.
-    next: usize,
+    /// The last property read, from which the next key's position is guessed.
+    previous: Option<usize>,
 }
 
 impl<'a, 's, A> ContentMap<'a, 's, A> {
@@ -165,7 +165,7 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
             sink,
             seen: BitSet::new(sink.schema.properties.len()),
             found: Cell::new(None),
-            next: 0,
+            previous: None,
         }
     }
 
@@ -191,7 +191,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
             seed,
             sink: self.sink,
             found: &self.found,
-            hint: self.next,
+            previous: self.previous,
         })?;
         match (&key, self.found.get()) {
             (None, _) => {
@@ -206,7 +206,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
                         None,
                     );
                 }
-                self.next = i + 1;
+                self.previous = Some(i);
                 self.sink.set_current(Some(i));
             }
             (Some(_), None) => self.sink.set_current(None),
@@ -234,7 +234,7 @@ struct KeySeed<'a, 's, K> {
     seed: K,
     sink: &'a Sink<'s>,
     found: &'a Cell<Option<usize>>,
-    hint: usize,
+    previous: Option<usize>,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
@@ -245,7 +245,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
             inner: d,
             sink: self.sink,
             found: self.found,
-            hint: self.hint,
+            previous: self.previous,
         };
         self.seed.deserialize(key)
     }
@@ -256,7 +256,7 @@ struct KeyDe<'a, 's, D> {
     inner: D,
     sink: &'a Sink<'s>,
     found: &'a Cell<Option<usize>>,
-    hint: usize,
+    previous: Option<usize>,
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, '_, D> {
@@ -267,7 +267,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, '_, D> {
             visitor,
             sink: self.sink,
             found: self.found,
-            hint: self.hint,
+            previous: self.previous,
         })
     }
 
@@ -282,13 +282,13 @@ struct KeyVisitor<'a, 's, V> {
     visitor: V,
     sink: &'a Sink<'s>,
     found: &'a Cell<Option<usize>>,
-    hint: usize,
+    previous: Option<usize>,
 }
 
 impl<V> KeyVisitor<'_, '_, V> {
     fn find(&self, key: &str) {
         let schema = self.sink.schema;
-        match schema.position(key, self.hint) {
+        match schema.position_after(key, self.previous) {
             Some(i) => self.found.set(Some(i)),
             // A form with no properties is a confirmation: any content key is unexpected.
             None if schema.deny_unknown || schema.properties.is_empty() => self.sink.push(

@@ -21,7 +21,88 @@ fn is_email(s: &str) -> bool {
         return false;
     };
     let (local, domain) = (&s[..at], &s[at + 1..]);
+    if let Some(verdict) = ascii_email(local.as_bytes(), domain.as_bytes()) {
+        return verdict;
+    }
     is_local_part(local) && is_mail_domain(domain)
+}
+
+/// The common case in one pass over the bytes: a dot-atom local part and a host name, all
+/// ASCII. `None` sends anything else (quoted local parts, address literals, non-ASCII) to the
+/// general check.
+fn ascii_email(local: &[u8], domain: &[u8]) -> Option<bool> {
+    if local.first() == Some(&b'"') || domain.first() == Some(&b'[') {
+        return None;
+    }
+    if local.is_empty() || local.len() > 64 || domain.is_empty() || domain.len() > 253 {
+        return Some(false);
+    }
+    let mut after_dot = true;
+    for &b in local {
+        if b >= 0x80 {
+            return None;
+        }
+        if b == b'.' {
+            if after_dot {
+                return Some(false);
+            }
+            after_dot = true;
+        } else if is_atext(b) {
+            after_dot = false;
+        } else {
+            return Some(false);
+        }
+    }
+    if after_dot {
+        return Some(false);
+    }
+    let (mut label, mut last) = (0usize, b'.');
+    for &b in domain {
+        if b >= 0x80 {
+            return None;
+        }
+        if b == b'.' {
+            if label == 0 || last == b'-' {
+                return Some(false);
+            }
+            label = 0;
+        } else if b.is_ascii_alphanumeric() || (b == b'-' && label > 0) {
+            label += 1;
+            if label > 63 {
+                return Some(false);
+            }
+        } else {
+            return Some(false);
+        }
+        last = b;
+    }
+    Some(label > 0 && last != b'-')
+}
+
+/// `atext` of RFC 5322: the ASCII characters a dot-atom may hold.
+fn is_atext(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'!' | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'/'
+                | b'='
+                | b'?'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'{'
+                | b'|'
+                | b'}'
+                | b'~'
+                | b'-'
+        )
 }
 
 fn is_local_part(local: &str) -> bool {
@@ -41,12 +122,16 @@ fn is_local_part(local: &str) -> bool {
         }
         return !escaped;
     }
-    local.split('.').all(|atom| {
-        !atom.is_empty()
-            && atom.chars().all(|c| {
-                c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c) || !c.is_ascii()
-            })
-            && !atom.chars().any(char::is_whitespace)
+    let bytes = local.as_bytes();
+    if bytes[0] == b'.' || bytes[bytes.len() - 1] == b'.' || local.contains("..") {
+        return false;
+    }
+    if local.is_ascii() {
+        return bytes.iter().all(|&b| b == b'.' || is_atext(b));
+    }
+    // RFC 6531: non-ASCII letters are allowed; whitespace of any script is not.
+    local.chars().all(|c| {
+        c == '.' || (c.is_ascii() && is_atext(c as u8)) || (!c.is_ascii() && !c.is_whitespace())
     })
 }
 
@@ -54,8 +139,8 @@ fn is_mail_domain(domain: &str) -> bool {
     if let Some(literal) = domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
         return !literal.is_empty()
             && literal
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == ':');
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b':');
     }
     is_host_name(domain)
 }
@@ -64,13 +149,22 @@ fn is_host_name(host: &str) -> bool {
     !host.is_empty()
         && host.len() <= 253
         && host.split('.').all(|label| {
-            !label.is_empty()
-                && label.len() <= 63
-                && !label.starts_with('-')
-                && !label.ends_with('-')
-                && label.chars().all(|c| {
-                    c.is_ascii_alphanumeric() || c == '-' || (!c.is_ascii() && c.is_alphanumeric())
-                })
+            let bytes = label.as_bytes();
+            !bytes.is_empty()
+                && bytes.len() <= 63
+                && bytes[0] != b'-'
+                && bytes[bytes.len() - 1] != b'-'
+                && if label.is_ascii() {
+                    bytes
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+                } else {
+                    label.chars().all(|c| {
+                        c.is_ascii_alphanumeric()
+                            || c == '-'
+                            || (!c.is_ascii() && c.is_alphanumeric())
+                    })
+                }
         })
 }
 

@@ -84,7 +84,7 @@ pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violatio
     violations.sort_by_key(|v| match v.property() {
         None if *v.location() == Location::Content => 1,
         None => 0,
-        Some(name) => schema.position(name, 0).map_or(usize::MAX, |i| i + 2),
+        Some(name) => schema.position(name).map_or(usize::MAX, |i| i + 2),
     });
 }
 
