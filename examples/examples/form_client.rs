@@ -157,8 +157,11 @@ fn describe(prop: &Property) -> String {
 }
 
 /// Fills the form field by field, checking each entry and asking again on a mistake.
+/// `echo` prints each answer after the prompt, for answers that do not come from a person
+/// typing.
 fn fill(
     schema: &RequestedSchema,
+    echo: bool,
     mut next: impl FnMut(&Property) -> Reply,
 ) -> ElicitResult<Map<String, Value>> {
     let mut content = Map::new();
@@ -166,12 +169,15 @@ fn fill(
         say(&describe(prop));
         loop {
             print!("> ");
+            let _ = std::io::stdout().flush();
             let text = match next(prop) {
                 Reply::Decline => return ElicitResult::Decline,
                 Reply::Cancel => return ElicitResult::Cancel,
                 Reply::Text(text) => text,
             };
-            say(&text);
+            if echo {
+                say(&text);
+            }
             let text = match &prop.kind {
                 Kind::Select(r) => numbers_to_values(&text, &r.choices),
                 Kind::MultiSelect(r) => numbers_to_values(&text, &r.choices),
@@ -219,7 +225,7 @@ fn scripted_form(
     // Each field's tries, in order. A field the file does not mention is left empty once (Enter);
     // asked again after its tries are used up, the input has ended, as if the user closed the form.
     let mut tries: Map<String, Value> = fields.clone();
-    fill(schema, |prop| {
+    fill(schema, true, |prop| {
         let queue = tries
             .entry(prop.name.clone())
             .or_insert_with(|| Value::Array(vec![Value::String(String::new())]));
@@ -268,7 +274,7 @@ impl FormClient {
             }
         };
         let result = match scripted {
-            None => fill(&schema, |_| terminal_reply()),
+            None => fill(&schema, false, |_| terminal_reply()),
             Some(Value::String(word)) if word == "decline" => ElicitResult::Decline,
             Some(Value::Object(entry)) => match (entry.get("accept"), entry.get("raw")) {
                 (Some(Value::Object(fields)), _) => scripted_form(&schema, fields),
@@ -370,6 +376,7 @@ fn pick_tool(names: &[String]) -> Option<String> {
         say(&format!("  {}) {name}", i + 1));
     }
     print!("Which tool? ");
+    let _ = std::io::stdout().flush();
     let line = read_line()?;
     let n: usize = line.trim().parse().ok()?;
     names.get(n.checked_sub(1)?).cloned()
