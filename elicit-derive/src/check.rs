@@ -4,6 +4,7 @@
 //! these checks cover the item's shape and the attributes that would change the schema or the
 //! parse in ways MCP cannot carry.
 
+use crate::attr::Key;
 use crate::ctxt::Ctxt;
 use crate::model::{Container, Data};
 
@@ -192,30 +193,7 @@ fn check_field_keys(cx: &Ctxt, cont: &Container) {
         {
             cx.error_spanned_by(path, "`validate` on a field serde skips would never run");
         }
-        for key in &field.keys {
-            let refusal = match key.attr {
-                "serde" => SERDE_FIELD
-                    .iter()
-                    .find(|(name, _)| *name == key.name)
-                    .map(|(_, why)| (*why).to_owned()),
-                "schemars" if !SCHEMARS_FIELD_OK.contains(&key.name.as_str()) => {
-                    Some(schemars_refusal(&key.name))
-                }
-                "validate" | "garde" if VALIDATOR_FIELD.contains(&key.name.as_str()) => {
-                    Some(schemars_refusal(&key.name))
-                }
-                _ => None,
-            };
-            if let Some(why) = refusal {
-                cx.error_spanned_by(
-                    &key.path,
-                    format!(
-                        "`#[{}({})]` cannot be used in an elicitation form: {why}",
-                        key.attr, key.name
-                    ),
-                );
-            }
-        }
+        refuse_keys(cx, &field.keys, &FIELD_RULES);
     }
 }
 
@@ -271,27 +249,7 @@ fn check_variants(cx: &Ctxt, cont: &Container) {
                 "a choice enum can have only unit variants: MCP single- and multi-selects are lists of strings",
             );
         }
-        for key in &v.keys {
-            let refusal = match key.attr {
-                "serde" => SERDE_VARIANT
-                    .iter()
-                    .find(|(name, _)| *name == key.name)
-                    .map(|(_, why)| (*why).to_owned()),
-                "schemars" if !SCHEMARS_VARIANT_OK.contains(&key.name.as_str()) => {
-                    Some(schemars_refusal(&key.name))
-                }
-                _ => None,
-            };
-            if let Some(why) = refusal {
-                cx.error_spanned_by(
-                    &key.path,
-                    format!(
-                        "`#[{}({})]` cannot be used on a choice: {why}",
-                        key.attr, key.name
-                    ),
-                );
-            }
-        }
+        refuse_keys(cx, &v.keys, &VARIANT_RULES);
     }
 }
 
@@ -335,6 +293,59 @@ fn check_sensitive(cx: &Ctxt, cont: &Container) {
                      content passes through the client. Use URL mode instead: send the user to a \
                      page you control. If the field is not sensitive, mark it \
                      #[elicit(not_sensitive = \"why\")]"
+                ),
+            );
+        }
+    }
+}
+
+/// Which foreign attribute keys a place (a form field, a choice variant) refuses.
+struct KeyRules {
+    /// serde keys refused, with why.
+    serde: &'static [(&'static str, &'static str)],
+    /// schemars keys allowed; any other is refused.
+    schemars_ok: &'static [&'static str],
+    /// validate/garde keys refused.
+    validators: &'static [&'static str],
+    /// Where, for the message: "in an elicitation form", "on a choice".
+    place: &'static str,
+}
+
+const FIELD_RULES: KeyRules = KeyRules {
+    serde: SERDE_FIELD,
+    schemars_ok: SCHEMARS_FIELD_OK,
+    validators: VALIDATOR_FIELD,
+    place: "in an elicitation form",
+};
+
+const VARIANT_RULES: KeyRules = KeyRules {
+    serde: SERDE_VARIANT,
+    schemars_ok: SCHEMARS_VARIANT_OK,
+    validators: &[],
+    place: "on a choice",
+};
+
+fn refuse_keys(cx: &Ctxt, keys: &[Key], rules: &KeyRules) {
+    for key in keys {
+        let name = key.name.as_str();
+        let refusal = match key.attr {
+            "serde" => rules
+                .serde
+                .iter()
+                .find(|(refused, _)| *refused == name)
+                .map(|(_, why)| (*why).to_owned()),
+            "schemars" if !rules.schemars_ok.contains(&name) => Some(schemars_refusal(name)),
+            "validate" | "garde" if rules.validators.contains(&name) => {
+                Some(schemars_refusal(name))
+            }
+            _ => None,
+        };
+        if let Some(why) = refusal {
+            cx.error_spanned_by(
+                &key.path,
+                format!(
+                    "`#[{}({name})]` cannot be used {}: {why}",
+                    key.attr, rules.place
                 ),
             );
         }

@@ -4,6 +4,8 @@ use std::collections::BTreeSet;
 
 use elicit_core::{Elicit, ElicitAction, ElicitError, ElicitResult, Location, Rule};
 use elicit_tests::assert_type_conforms;
+mod common;
+
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -530,36 +532,10 @@ fn schemas_of_these_forms_conform() {
 }
 
 fn any_json() -> impl Strategy<Value = Value> {
-    let key = prop_oneof![
-        Just("name".to_owned()),
-        Just("age".to_owned()),
-        Just("tags".to_owned()),
-        Just("color".to_owned()),
-        Just("email".to_owned()),
-        "\\PC{0,6}",
-    ];
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
-        prop_oneof![
-            Just("red".to_owned()),
-            Just("ada@example.com".to_owned()),
-            "\\PC{0,12}"
-        ]
-        .prop_map(Value::from),
-    ];
-    leaf.prop_recursive(4, 48, 6, move |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            proptest::collection::btree_map(key.clone(), inner, 0..8)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    common::any_json(
+        &["name", "age", "tags", "color", "email"],
+        &["red", "green", "ada@example.com", ""],
+    )
 }
 
 fn any_reply() -> impl Strategy<Value = Value> {

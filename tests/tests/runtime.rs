@@ -3,6 +3,8 @@
 
 use elicit_core::schema::Kind;
 use elicit_core::{Elicit, ElicitResult, RequestedSchema, Rule};
+mod common;
+
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -415,39 +417,10 @@ fn kinds_are_exposed_for_renderers() {
 }
 
 fn any_json() -> impl Strategy<Value = Value> {
-    let key = prop_oneof![
-        Just("name".to_owned()),
-        Just("count".to_owned()),
-        Just("size".to_owned()),
-        Just("sizes".to_owned()),
-        Just("email".to_owned()),
-        Just("gift".to_owned()),
-        "[a-z]{0,3}",
-    ];
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        (-3i64..300).prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
-        prop_oneof![
-            Just("Small"),
-            Just("Large"),
-            Just("Ada"),
-            Just("a@b.co"),
-            Just("")
-        ]
-        .prop_map(Value::from),
-        "\\PC{0,10}".prop_map(Value::from),
-    ];
-    leaf.prop_recursive(3, 32, 6, move |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            proptest::collection::btree_map(key.clone(), inner, 0..7)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    common::any_json(
+        &["name", "count", "size", "sizes", "email", "gift"],
+        &["Small", "Large", "Ada", "a@b.co", ""],
+    )
 }
 
 proptest! {
