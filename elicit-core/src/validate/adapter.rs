@@ -147,6 +147,16 @@ impl<'de, E: de::Error> MapAccess<'de> for EmptyMap<E> {
     }
 }
 
+/// Records every required property not in `seen`. Not generic: compiled once.
+#[inline(never)]
+fn report_missing(sink: &Sink<'_>, seen: &BitSet) {
+    for (i, prop) in sink.schema.properties.iter().enumerate() {
+        if prop.required && !seen.contains(i) {
+            sink.push(Location::Property(prop.name.clone()), Rule::Required, None);
+        }
+    }
+}
+
 /// The properties of accepted content, each key matched to its property as it is read.
 struct ContentMap<'a, 's, A> {
     inner: A,
@@ -168,15 +178,6 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
             previous: None,
         }
     }
-
-    fn report_missing(&self) {
-        for (i, prop) in self.sink.schema.properties.iter().enumerate() {
-            if prop.required && !self.seen.contains(i) {
-                self.sink
-                    .push(Location::Property(prop.name.clone()), Rule::Required, None);
-            }
-        }
-    }
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
@@ -196,7 +197,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
         match (&key, self.found.get()) {
             (None, _) => {
                 self.sink.set_current(None);
-                self.report_missing();
+                report_missing(self.sink, &self.seen);
             }
             (Some(_), Some(i)) => {
                 if self.seen.insert(i) {
@@ -285,19 +286,25 @@ struct KeyVisitor<'a, 's, V> {
     previous: Option<usize>,
 }
 
+/// Finds the property a key names and records it in `found`. Not generic: compiled once.
+#[inline(never)]
+fn find_key(sink: &Sink<'_>, found: &Cell<Option<usize>>, previous: Option<usize>, key: &str) {
+    let schema = sink.schema;
+    match schema.position_after(key, previous) {
+        Some(i) => found.set(Some(i)),
+        // A form with no properties is a confirmation: any content key is unexpected.
+        None if schema.deny_unknown || schema.properties.is_empty() => sink.push(
+            Location::Property(key.to_owned()),
+            Rule::UnknownProperty,
+            None,
+        ),
+        None => {}
+    }
+}
+
 impl<V> KeyVisitor<'_, '_, V> {
     fn find(&self, key: &str) {
-        let schema = self.sink.schema;
-        match schema.position_after(key, self.previous) {
-            Some(i) => self.found.set(Some(i)),
-            // A form with no properties is a confirmation: any content key is unexpected.
-            None if schema.deny_unknown || schema.properties.is_empty() => self.sink.push(
-                Location::Property(key.to_owned()),
-                Rule::UnknownProperty,
-                None,
-            ),
-            None => {}
-        }
+        find_key(self.sink, self.found, self.previous, key);
     }
 }
 

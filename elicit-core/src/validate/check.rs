@@ -88,23 +88,27 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(&head).unwrap_or_default()
 }
 
-impl<'a, 's, V> Check<'a, 's, V> {
-    fn violation(&self, rule: Rule, received: impl FnOnce() -> String) {
-        self.sink
-            .push(self.target.location(), rule, Some(received()));
+// The rules are methods of `Target`, not of the generic visitor: compiled once, not once per
+// visitor type of every form.
+impl Target<'_> {
+    #[cold]
+    fn violation(&self, sink: &Sink<'_>, rule: Rule, received: String) {
+        sink.push(self.location(), rule, Some(received));
     }
 
-    fn wrong_type(&self, received: impl FnOnce() -> String) {
-        let expected = self.target.expected();
-        self.violation(Rule::Type { expected }, received);
+    #[cold]
+    fn wrong_type(&self, sink: &Sink<'_>, received: String) {
+        let expected = self.expected();
+        self.violation(sink, Rule::Type { expected }, received);
     }
 
-    fn check_str(&self, s: &str) {
-        if s.len() > self.sink.max_string_bytes {
-            let limit = self.sink.max_string_bytes;
-            return self.violation(Rule::TooLong(limit), || quoted(s));
+    #[inline(never)]
+    fn check_str(&self, sink: &Sink<'_>, s: &str) {
+        if s.len() > sink.max_string_bytes {
+            let limit = sink.max_string_bytes;
+            return self.violation(sink, Rule::TooLong(limit), quoted(s));
         }
-        let prop = match self.target {
+        let prop = match *self {
             Target::Prop(p) => p,
             Target::Item {
                 prop,
@@ -115,10 +119,10 @@ impl<'a, 's, V> Check<'a, 's, V> {
                     return;
                 };
                 match rules.choices.iter().position(|c| c.value == s) {
-                    None => self.violation(Rule::NotAChoice, || quoted(s)),
+                    None => self.violation(sink, Rule::NotAChoice, quoted(s)),
                     Some(i) => {
                         if seen.borrow_mut().insert(i) && rules.unique {
-                            self.violation(Rule::UniqueItems, || quoted(s));
+                            self.violation(sink, Rule::UniqueItems, quoted(s));
                         }
                     }
                 }
@@ -129,80 +133,121 @@ impl<'a, 's, V> Check<'a, 's, V> {
             Kind::String(rules) => {
                 if let Some(min) = rules.min_length
                     && (s.len() as u64) < min.saturating_mul(4)
+                    && (s.chars().count() as u64) < min
                 {
-                    let n = s.chars().count() as u64;
-                    if n < min {
-                        self.violation(Rule::MinLength(min), || quoted(s));
-                    }
+                    self.violation(sink, Rule::MinLength(min), quoted(s));
                 }
                 if let Some(max) = rules.max_length
                     && s.len() as u64 > max
                     && s.chars().count() as u64 > max
                 {
-                    self.violation(Rule::MaxLength(max), || quoted(s));
+                    self.violation(sink, Rule::MaxLength(max), quoted(s));
                 }
                 if let Some(f) = rules.format
                     && !format::is_valid(f, s)
                 {
-                    self.violation(Rule::Format(f), || quoted(s));
+                    self.violation(sink, Rule::Format(f), quoted(s));
                 }
                 if let Some(p) = &rules.pattern
                     && !p.is_match(s)
                 {
-                    self.violation(Rule::Pattern(p.as_str().to_owned()), || quoted(s));
+                    self.violation(sink, Rule::Pattern(p.as_str().to_owned()), quoted(s));
                 }
             }
             Kind::Select(rules) => {
                 if !rules.choices.iter().any(|c| c.value == s) {
-                    self.violation(Rule::NotAChoice, || quoted(s));
+                    self.violation(sink, Rule::NotAChoice, quoted(s));
                 }
             }
-            _ => self.wrong_type(|| quoted(s)),
+            _ => self.wrong_type(sink, quoted(s)),
         }
     }
 
-    fn check_num(&self, n: &Num) {
+    #[inline(never)]
+    fn check_num(&self, sink: &Sink<'_>, n: &Num) {
         let Target::Prop(Property {
             kind: Kind::Number(rules),
             ..
-        }) = self.target
+        }) = *self
         else {
-            return self.wrong_type(|| n.to_string());
+            return self.wrong_type(sink, n.to_string());
         };
         if let Num::F(f) = n
             && rules.integer
             && f.fract() != 0.0
         {
-            return self.wrong_type(|| n.to_string());
+            return self.wrong_type(sink, n.to_string());
         }
         let value = n.as_f64();
         if let Some(min) = rules.minimum
             && value < min
         {
-            self.violation(Rule::Minimum(min), || n.to_string());
+            self.violation(sink, Rule::Minimum(min), n.to_string());
         }
         if let Some(max) = rules.maximum
             && value > max
         {
-            self.violation(Rule::Maximum(max), || n.to_string());
+            self.violation(sink, Rule::Maximum(max), n.to_string());
         }
         if let Some(min) = rules.exclusive_minimum
             && value <= min
         {
-            self.violation(Rule::ExclusiveMinimum(min), || n.to_string());
+            self.violation(sink, Rule::ExclusiveMinimum(min), n.to_string());
         }
         if let Some(max) = rules.exclusive_maximum
             && value >= max
         {
-            self.violation(Rule::ExclusiveMaximum(max), || n.to_string());
+            self.violation(sink, Rule::ExclusiveMaximum(max), n.to_string());
+        }
+    }
+
+    fn check_bool(&self, sink: &Sink<'_>, v: bool) {
+        if !matches!(
+            self,
+            Target::Prop(Property {
+                kind: Kind::Boolean(_),
+                ..
+            })
+        ) {
+            self.wrong_type(sink, v.to_string());
         }
     }
 
     fn is_integer_prop(&self) -> bool {
-        matches!(
-            self.target,
-            Target::Prop(Property { kind: Kind::Number(r), .. }) if r.integer
-        )
+        matches!(self, Target::Prop(Property { kind: Kind::Number(r), .. }) if r.integer)
+    }
+
+    /// The multi-select property this target is, if it is one.
+    fn multi_select(&self) -> Option<&Property> {
+        match *self {
+            Target::Prop(
+                p @ Property {
+                    kind: Kind::MultiSelect(_),
+                    ..
+                },
+            ) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// Checks a multi-select's item count once its items are read.
+#[inline(never)]
+fn check_count(sink: &Sink<'_>, prop: &Property, count: usize) {
+    let Kind::MultiSelect(rules) = &prop.kind else {
+        return;
+    };
+    let n = count as u64;
+    let location = || Location::Property(prop.name.clone());
+    if let Some(min) = rules.min_items
+        && n < min
+    {
+        sink.push(location(), Rule::MinItems(min), Some(format!("{n} items")));
+    }
+    if let Some(max) = rules.max_items
+        && n > max
+    {
+        sink.push(location(), Rule::MaxItems(max), Some(format!("{n} items")));
     }
 }
 
@@ -214,32 +259,24 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        if !matches!(
-            self.target,
-            Target::Prop(Property {
-                kind: Kind::Boolean(_),
-                ..
-            })
-        ) {
-            self.wrong_type(|| v.to_string());
-        }
+        self.target.check_bool(self.sink, v);
         self.visitor.visit_bool(v)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-        self.check_num(&Num::I(v));
+        self.target.check_num(self.sink, &Num::I(v));
         self.visitor.visit_i64(v)
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-        self.check_num(&Num::U(v));
+        self.target.check_num(self.sink, &Num::U(v));
         self.visitor.visit_u64(v)
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        self.check_num(&Num::F(v));
+        self.target.check_num(self.sink, &Num::F(v));
         // `30.0` is an integer in JSON Schema; hand it to integer types as one.
-        if self.is_integer_prop() && v.fract() == 0.0 {
+        if self.target.is_integer_prop() && v.fract() == 0.0 {
             if (0.0..18_446_744_073_709_551_616.0).contains(&v) {
                 return self.visitor.visit_u64(v as u64);
             }
@@ -251,7 +288,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.check_str(v);
+        self.target.check_str(self.sink, v);
         match self.hint {
             Hint::Enum => self.visitor.visit_enum(StrDeserializer::<E>::new(v)),
             Hint::Any => self.visitor.visit_str(v),
@@ -259,7 +296,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.check_str(v);
+        self.target.check_str(self.sink, v);
         match self.hint {
             Hint::Enum => self
                 .visitor
@@ -269,7 +306,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.check_str(&v);
+        self.target.check_str(self.sink, &v);
         match self.hint {
             Hint::Enum => self.visitor.visit_enum(StringDeserializer::<E>::new(v)),
             Hint::Any => self.visitor.visit_string(v),
@@ -277,38 +314,31 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.wrong_type(|| "null".into());
+        self.target.wrong_type(self.sink, "null".into());
         self.visitor.visit_unit()
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.wrong_type(|| "null".into());
+        self.target.wrong_type(self.sink, "null".into());
         self.visitor.visit_none()
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.wrong_type(|| "an object".into());
+        self.target.wrong_type(self.sink, "an object".into());
         self.visitor.visit_map(map)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        let prop = match self.target {
-            Target::Prop(
-                p @ Property {
-                    kind: Kind::MultiSelect(_),
-                    ..
-                },
-            ) => p,
-            _ => {
-                self.wrong_type(|| "an array".into());
-                return self.visitor.visit_seq(seq);
-            }
+        let Some(prop) = self.target.multi_select() else {
+            self.target.wrong_type(self.sink, "an array".into());
+            return self.visitor.visit_seq(seq);
         };
-        let Kind::MultiSelect(rules) = &prop.kind else {
-            unreachable!("matched above")
+        let choices = match &prop.kind {
+            Kind::MultiSelect(rules) => rules.choices.len(),
+            _ => 0,
         };
         let count = Cell::new(0usize);
-        let seen = RefCell::new(BitSet::new(rules.choices.len()));
+        let seen = RefCell::new(BitSet::new(choices));
         let value = self.visitor.visit_seq(Items {
             inner: seq,
             prop,
@@ -316,20 +346,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
             count: &count,
             seen: &seen,
         })?;
-        let n = count.get() as u64;
-        let location = || Location::Property(prop.name.clone());
-        if let Some(min) = rules.min_items
-            && n < min
-        {
-            self.sink
-                .push(location(), Rule::MinItems(min), Some(format!("{n} items")));
-        }
-        if let Some(max) = rules.max_items
-            && n > max
-        {
-            self.sink
-                .push(location(), Rule::MaxItems(max), Some(format!("{n} items")));
-        }
+        check_count(self.sink, prop, count.get());
         Ok(value)
     }
 }

@@ -103,30 +103,42 @@ fn finish<C>(
         Ok(outcome) if sink.is_empty() => Ok(outcome),
         Ok(_) => Err(sink.into_error()),
         Err(fast_error) => {
-            let (mut violations, slow_error) = report();
-            if violations.is_empty() {
-                violations = sink.take();
-            }
-            if let Some(e) = slow_error
-                && (e.is_syntax() || e.is_eof())
-            {
-                violations.push(Violation::new(
-                    Location::Envelope,
-                    Rule::Json(e.to_string()),
-                    None,
-                ));
-            }
-            if violations.is_empty() {
-                // Nothing in the schema explains the failure: the target type refused a value
-                // the schema allows (a custom `deserialize_with`, say). Name where it happened.
-                let rule = if fast_error.is_syntax() || fast_error.is_eof() {
-                    Rule::Json(fast_error.to_string())
-                } else {
-                    Rule::Deserialize(fast_error.to_string())
-                };
-                violations.push(Violation::new(sink.current_location(), rule, None));
-            }
-            Err(ElicitError::new(violations))
+            let (violations, slow_error) = report();
+            Err(failure(sink, fast_error, violations, slow_error))
         }
     }
+}
+
+/// The error for a reply the fast pass could not finish. Not generic: compiled once.
+#[cold]
+#[inline(never)]
+fn failure(
+    sink: Sink<'_>,
+    fast_error: serde_json::Error,
+    mut violations: Vec<Violation>,
+    slow_error: Option<serde_json::Error>,
+) -> ElicitError {
+    if violations.is_empty() {
+        violations = sink.take();
+    }
+    if let Some(e) = slow_error
+        && (e.is_syntax() || e.is_eof())
+    {
+        violations.push(Violation::new(
+            Location::Envelope,
+            Rule::Json(e.to_string()),
+            None,
+        ));
+    }
+    if violations.is_empty() {
+        // Nothing in the schema explains the failure: the target type refused a value the
+        // schema allows (a custom `deserialize_with`, say). Name where it happened.
+        let rule = if fast_error.is_syntax() || fast_error.is_eof() {
+            Rule::Json(fast_error.to_string())
+        } else {
+            Rule::Deserialize(fast_error.to_string())
+        };
+        violations.push(Violation::new(sink.current_location(), rule, None));
+    }
+    ElicitError::new(violations)
 }
