@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What #[derive(Elicit)] costs a user's build.
 #
-# Generates a crate with 100 structs of 6 fields each, plus a use of each, twice: with
-# #[derive(Deserialize, JsonSchema)] (the use: serde_json::from_str and schemars::schema_for!)
-# and with #[derive(Deserialize, JsonSchema, Elicit)] (the use: ElicitResult::from_json and
-# requested_schema). Builds each cold (the crate only; its dependencies stay built) and
+# Generates a crate with 100 structs of 6 fields each, plus a use of each, three ways:
+# - base: #[derive(Deserialize, JsonSchema)]; the use: serde_json::from_str, schemars::schema_for!
+# - derive: the same plus #[derive(Elicit)], with the same use: what the derive alone costs;
+# - elicit: #[derive(Deserialize, JsonSchema, Elicit)]; the use: ElicitResult::from_json and
+#   requested_schema, the validating parse instantiated for every form. Builds each cold (the crate only; its dependencies stay built) and
 # incrementally (one line changed), in debug and release, 3 interleaved runs each, and prints
 # the medians, the ratios, and the expanded code size per struct.
 #
@@ -40,6 +41,9 @@ EOF
     echo "use serde::Deserialize;"
     if [ "$variant" = elicit ]; then
       echo "use elicit_core::{Elicit, ElicitResult};"
+      derive="Deserialize, JsonSchema, Elicit"
+    elif [ "$variant" = derive ]; then
+      echo "use elicit_core::Elicit;"
       derive="Deserialize, JsonSchema, Elicit"
     else
       derive="Deserialize, JsonSchema"
@@ -94,7 +98,8 @@ median() {
 
 rm -rf "$work"
 mkdir -p "$work"
-for variant in base elicit; do
+variants="base derive elicit"
+for variant in $variants; do
   generate "$variant"
   # Dependencies once, untimed.
   (cd "$work/$variant" && cargo build -q && cargo build -q --release)
@@ -102,7 +107,7 @@ done
 
 declare -A times
 for run in $(seq 1 "$runs"); do
-  for variant in base elicit; do
+  for variant in $variants; do
     for profile in debug release; do
       flag=""
       [ "$profile" = release ] && flag="--release"
@@ -115,27 +120,29 @@ for run in $(seq 1 "$runs"); do
 done
 
 echo "compile time of $structs structs x 6 fields plus a use of each; median of $runs interleaved runs"
-printf '%-24s %12s %12s %8s\n' "build" "base (s)" "+Elicit (s)" "ratio"
+printf '%-22s %9s %14s %8s %14s %8s\n' "build" "base (s)" "+derive (s)" "ratio" "+derive+use" "ratio"
 for profile in debug release; do
   for kind in cold incremental; do
     base=$(echo "${times[base,$profile,$kind]}" | tr ' ' '\n' | grep . | median)
+    derive=$(echo "${times[derive,$profile,$kind]}" | tr ' ' '\n' | grep . | median)
     elicit=$(echo "${times[elicit,$profile,$kind]}" | tr ' ' '\n' | grep . | median)
-    ratio=$(awk -v a="$elicit" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
-    printf '%-24s %12.2f %12.2f %7.2fx\n' "$profile $kind" "$base" "$elicit" "$ratio"
+    r1=$(awk -v a="$derive" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
+    r2=$(awk -v a="$elicit" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
+    printf '%-22s %9.2f %14.2f %7.2fx %14.2f %7.2fx\n' "$profile $kind" "$base" "$derive" "$r1" "$elicit" "$r2"
   done
 done
 
 # Expanded code size: what each derive adds, per struct.
-for variant in base elicit; do
+for variant in base derive; do
   (cd "$work/$variant" && RUSTC_BOOTSTRAP=1 cargo rustc -q -- -Zunpretty=expanded > "$work/$variant.expanded.rs" 2>/dev/null) || true
 done
-if [ -s "$work/base.expanded.rs" ] && [ -s "$work/elicit.expanded.rs" ]; then
+if [ -s "$work/base.expanded.rs" ] && [ -s "$work/derive.expanded.rs" ]; then
   base_bytes=$(wc -c < "$work/base.expanded.rs")
-  elicit_bytes=$(wc -c < "$work/elicit.expanded.rs")
+  derive_bytes=$(wc -c < "$work/derive.expanded.rs")
   base_lines=$(wc -l < "$work/base.expanded.rs")
-  elicit_lines=$(wc -l < "$work/elicit.expanded.rs")
-  echo "expanded code: base $base_bytes bytes / $base_lines lines; with Elicit $elicit_bytes bytes / $elicit_lines lines"
-  echo "Elicit adds $(( (elicit_bytes - base_bytes) / (structs + 1) )) bytes, $(( (elicit_lines - base_lines) / (structs + 1) )) lines per item (expansion and the uses' differences included)"
+  derive_lines=$(wc -l < "$work/derive.expanded.rs")
+  echo "expanded code: base $base_bytes bytes / $base_lines lines; with the Elicit derive $derive_bytes bytes / $derive_lines lines"
+  echo "the Elicit derive adds $(( (derive_bytes - base_bytes) / (structs + 1) )) bytes, $(( (derive_lines - base_lines) / (structs + 1) )) lines per item (100 structs and 1 enum)"
 else
   echo "expanded code size: unavailable (needs -Zunpretty, allowed here by RUSTC_BOOTSTRAP=1)"
 fi
