@@ -263,3 +263,40 @@ fn hostile_schemas_are_refused_cleanly() {
         assert!(RequestedSchema::from_value(schema).is_err());
     }
 }
+
+#[test]
+fn a_schema_with_more_properties_than_the_index_holds_still_finds_them() {
+    let mut properties = serde_json::Map::new();
+    for i in 0..70_000 {
+        properties.insert(format!("p{i}"), json!({"type": "integer"}));
+    }
+    let schema = RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["p69999", "p0"],
+    }))
+    .unwrap();
+    let reply = json!({"action": "accept", "content": {"p0": 1, "p69999": 2}});
+    let content = schema.parse_result(&reply).unwrap().accepted().unwrap();
+    assert_eq!(content.len(), 2);
+    let e = schema
+        .parse_result(&json!({"action": "accept", "content": {"p0": "x"}}))
+        .unwrap_err();
+    let rules: Vec<_> = e
+        .violations()
+        .iter()
+        .map(|v| (v.property(), v.rule().clone()))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (
+                Some("p0"),
+                Rule::Type {
+                    expected: "integer"
+                }
+            ),
+            (Some("p69999"), Rule::Required)
+        ]
+    );
+}

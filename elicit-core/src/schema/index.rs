@@ -77,7 +77,7 @@ fn hash(key: &[u8]) -> u64 {
 impl KeyIndex {
     pub(crate) fn new<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Self {
         let len = names.len();
-        // Schemas past u16 properties are refused long before this (limits); keep lookups sound.
+        // Past u16 properties the table stays empty and lookups scan instead.
         if len >= usize::from(u16::MAX) {
             return KeyIndex::default();
         }
@@ -92,6 +92,11 @@ impl KeyIndex {
             slots[slot] = (i + 1) as u16;
         }
         KeyIndex { slots }
+    }
+
+    /// Whether the table holds nothing (no properties, or more than it can index).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.slots.is_empty()
     }
 
     /// The index of `key`, checked with `name_of`; `None` when absent.

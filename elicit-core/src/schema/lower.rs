@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::RequestedSchema;
+use super::{Kind, RequestedSchema};
 use crate::error::SchemaError;
 
 /// The largest integer every JSON peer reads exactly (2^53 - 1). 64- and 128-bit integer fields
@@ -40,8 +40,16 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
     }
     // `deny_unknown_fields`: enforced on parse, never sent.
     let deny_unknown = root.remove("additionalProperties") == Some(Value::Bool(false));
+    // Rust sets: the same choice twice is refused on parse. MCP has no `uniqueItems`, so it is
+    // taken out here and never sent.
+    let mut sets = Vec::new();
     if let Some(Value::Object(props)) = root.get_mut("properties") {
         for (name, schema) in props.iter_mut() {
+            if let Value::Object(obj) = schema
+                && obj.remove("uniqueItems") == Some(Value::Bool(true))
+            {
+                sets.push(name.clone());
+            }
             let variants = order
                 .iter()
                 .find(|f| f.name == name)
@@ -50,14 +58,15 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
         }
     }
     let mut schema = RequestedSchema::from_value(Value::Object(root))?;
-    // A derived schema must be exactly the subset. `uniqueItems` marks a Rust set: enforced on
-    // parse, never sent. Anything else outside the subset would be silently dropped, so refuse.
     schema.deny_unknown = deny_unknown;
-    let lints = std::mem::take(&mut schema.lints);
-    if let Some(lint) = lints
-        .iter()
-        .find(|l| !l.message.starts_with("`uniqueItems`"))
-    {
+    for prop in &mut schema.properties {
+        if let Kind::MultiSelect(rules) = &mut prop.kind {
+            rules.unique = sets.contains(&prop.name);
+        }
+    }
+    // A derived schema must be exactly the subset: anything else would be dropped on the way
+    // to the wire, so it is refused.
+    if let Some(lint) = schema.lints.first() {
         let message = format!(
             "the type's schema has something MCP cannot express: {}",
             lint.message

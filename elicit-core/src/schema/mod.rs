@@ -379,6 +379,10 @@ impl RequestedSchema {
 
     /// The index of the property named `key`, anywhere in the form.
     pub(crate) fn position(&self, key: &str) -> Option<usize> {
+        if self.index.is_empty() && !self.properties.is_empty() {
+            // More properties than the index holds: scan.
+            return self.properties.iter().position(|p| p.name == key);
+        }
         self.index.find(key, |i| self.properties[i].name.as_str())
     }
 
