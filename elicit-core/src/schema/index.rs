@@ -50,6 +50,26 @@ impl Clone for Successors {
     }
 }
 
+/// Whether two byte strings are equal, compared a word at a time without a call: keys are short.
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut a_words = a.chunks_exact(8);
+    let mut b_words = b.chunks_exact(8);
+    for (x, y) in (&mut a_words).zip(&mut b_words) {
+        if x != y {
+            return false;
+        }
+    }
+    a_words
+        .remainder()
+        .iter()
+        .zip(b_words.remainder())
+        .all(|(x, y)| x == y)
+}
+
 /// Maps a property name to its index.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct KeyIndex {

@@ -264,6 +264,8 @@ pub struct RequestedSchema {
     /// Derived from `properties`: rebuilt by [`RequestedSchema::reindex`] whenever they change.
     index: index::KeyIndex,
     successors: index::Successors,
+    /// Bit `i` set for each required property `i`, when there are at most 64 properties.
+    required_mask: Option<u64>,
 }
 
 impl PartialEq for RequestedSchema {
@@ -313,6 +315,7 @@ impl RequestedSchema {
             lints,
             index: index::KeyIndex::default(),
             successors: index::Successors::default(),
+            required_mask: None,
         };
         schema.reindex();
         schema
@@ -322,6 +325,19 @@ impl RequestedSchema {
     pub(crate) fn reindex(&mut self) {
         self.index = index::KeyIndex::new(self.properties.iter().map(|p| p.name.as_str()));
         self.successors = index::Successors::new(self.properties.len());
+        self.required_mask = (self.properties.len() <= 64).then(|| {
+            self.properties
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.required)
+                .fold(0, |mask, (i, _)| mask | 1 << i)
+        });
+    }
+
+    /// The mask of required properties, when there are at most 64 properties.
+    #[inline]
+    pub(crate) fn required_mask(&self) -> Option<u64> {
+        self.required_mask
     }
 
     /// Everything in the schema outside the strict MCP subset: keywords clients may refuse
@@ -386,17 +402,17 @@ impl RequestedSchema {
         self.index.find(key, |i| self.properties[i].name.as_str())
     }
 
-    /// The index of the property named `key` that follows `previous` in a reply. The property
-    /// that followed it last time is tried first: clients send keys in the same order every
-    /// time, so the usual lookup is a single comparison.
-    #[inline]
-    pub(crate) fn position_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
+    /// The property that followed `previous` last time, if `key` names it: one comparison.
+    #[inline(always)]
+    pub(crate) fn guess_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
         let guess = self.successors.guess(previous);
-        if let Some(p) = self.properties.get(guess)
-            && p.name == key
-        {
-            return Some(guess);
-        }
+        let p = self.properties.get(guess)?;
+        index::same_bytes(p.name.as_bytes(), key.as_bytes()).then_some(guess)
+    }
+
+    /// The index of `key`, remembered as the successor of `previous` for the next reply.
+    #[inline(never)]
+    pub(crate) fn learn_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
         let found = self.position(key)?;
         self.successors.learn(previous, found);
         Some(found)

@@ -5,10 +5,10 @@
 //!   where the form asks, and at the end reports missing required properties.
 //! - [`Checked`] wraps one property's value so every scalar passes through [`Check`].
 
-use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
+use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
@@ -163,7 +163,7 @@ struct ContentMap<'a, 's, A> {
     sink: &'a Sink<'s>,
     seen: BitSet,
     /// The property whose key was read last, whose value comes next.
-    found: Cell<Option<usize>>,
+    found: Option<usize>,
     /// The last property read, from which the next key's position is guessed.
     previous: Option<usize>,
 }
@@ -174,45 +174,94 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
             inner,
             sink,
             seen: BitSet::new(sink.schema.properties.len()),
-            found: Cell::new(None),
+            found: None,
             previous: None,
         }
     }
+
+    /// Matches a key to its property: the guess from the last reply's order first, then the
+    /// index.
+    #[inline(always)]
+    fn find(&mut self, key: &str) {
+        let sink = self.sink;
+        self.found = match sink.schema.guess_after(key, self.previous) {
+            Some(i) => Some(i),
+            None => find_key(sink, self.previous, key),
+        };
+        match self.found {
+            Some(i) => {
+                if self.seen.insert(i) {
+                    duplicate(sink, i);
+                }
+                self.previous = Some(i);
+                sink.set_current(Some(i));
+            }
+            None => sink.set_current(None),
+        }
+    }
+
+    fn end(&self) {
+        self.sink.set_current(None);
+        let all_seen = match (&self.seen, self.sink.schema.required_mask()) {
+            (BitSet::Small(bits), Some(mask)) => bits & mask == mask,
+            _ => false,
+        };
+        if !all_seen {
+            report_missing(self.sink, &self.seen);
+        }
+    }
+}
+
+/// Finds the property a key names, past the guess. Not generic: compiled once.
+#[inline(never)]
+fn find_key(sink: &Sink<'_>, previous: Option<usize>, key: &str) -> Option<usize> {
+    let schema = sink.schema;
+    let found = schema.learn_after(key, previous);
+    // A form with no properties is a confirmation: any content key is unexpected.
+    if found.is_none() && (schema.deny_unknown || schema.properties.is_empty()) {
+        sink.push(
+            Location::Property(key.to_owned()),
+            Rule::UnknownProperty,
+            None,
+        );
+    }
+    found
+}
+
+#[cold]
+#[inline(never)]
+fn duplicate(sink: &Sink<'_>, i: usize) {
+    sink.push(
+        Location::Property(sink.schema.properties[i].name.clone()),
+        Rule::DuplicateKey,
+        None,
+    );
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
     type Error = A::Error;
 
+    /// Reads the key as text, matches it to its property, then hands it to the target.
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        self.found.set(None);
-        let key = self.inner.next_key_seed(KeySeed {
-            seed,
-            sink: self.sink,
-            found: &self.found,
-            previous: self.previous,
-        })?;
-        match (&key, self.found.get()) {
-            (None, _) => {
-                self.sink.set_current(None);
-                report_missing(self.sink, &self.seen);
+        match self.inner.next_key_seed(KeyText)? {
+            None => {
+                self.found = None;
+                self.end();
+                Ok(None)
             }
-            (Some(_), Some(i)) => {
-                if self.seen.insert(i) {
-                    self.sink.push(
-                        Location::Property(self.sink.schema.properties[i].name.clone()),
-                        Rule::DuplicateKey,
-                        None,
-                    );
-                }
-                self.previous = Some(i);
-                self.sink.set_current(Some(i));
+            Some(Key::Borrowed(key)) => {
+                self.find(key);
+                seed.deserialize(BorrowedStrDeserializer::new(key))
+                    .map(Some)
             }
-            (Some(_), None) => self.sink.set_current(None),
+            Some(Key::Owned(key)) => {
+                self.find(&key);
+                seed.deserialize(StringDeserializer::new(key)).map(Some)
+            }
         }
-        Ok(key)
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
@@ -231,103 +280,40 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
     }
 }
 
-struct KeySeed<'a, 's, K> {
-    seed: K,
-    sink: &'a Sink<'s>,
-    found: &'a Cell<Option<usize>>,
-    previous: Option<usize>,
+/// A key's text, borrowed from the input where the deserializer can.
+enum Key<'de> {
+    Borrowed(&'de str),
+    Owned(String),
 }
 
-impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
-    type Value = K::Value;
+/// Reads a key as [`Key`].
+struct KeyText;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<K::Value, D::Error> {
-        let key = KeyDe {
-            inner: d,
-            sink: self.sink,
-            found: self.found,
-            previous: self.previous,
-        };
-        self.seed.deserialize(key)
+impl<'de> DeserializeSeed<'de> for KeyText {
+    type Value = Key<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key<'de>, D::Error> {
+        d.deserialize_str(self)
     }
 }
 
-/// A key on its way to the target, looked up in the schema as it passes.
-struct KeyDe<'a, 's, D> {
-    inner: D,
-    sink: &'a Sink<'s>,
-    found: &'a Cell<Option<usize>>,
-    previous: Option<usize>,
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, '_, D> {
-    type Error = D::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_str(KeyVisitor {
-            visitor,
-            sink: self.sink,
-            found: self.found,
-            previous: self.previous,
-        })
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
-}
-
-struct KeyVisitor<'a, 's, V> {
-    visitor: V,
-    sink: &'a Sink<'s>,
-    found: &'a Cell<Option<usize>>,
-    previous: Option<usize>,
-}
-
-/// Finds the property a key names and records it in `found`. Not generic: compiled once.
-#[inline(never)]
-fn find_key(sink: &Sink<'_>, found: &Cell<Option<usize>>, previous: Option<usize>, key: &str) {
-    let schema = sink.schema;
-    match schema.position_after(key, previous) {
-        Some(i) => found.set(Some(i)),
-        // A form with no properties is a confirmation: any content key is unexpected.
-        None if schema.deny_unknown || schema.properties.is_empty() => sink.push(
-            Location::Property(key.to_owned()),
-            Rule::UnknownProperty,
-            None,
-        ),
-        None => {}
-    }
-}
-
-impl<V> KeyVisitor<'_, '_, V> {
-    fn find(&self, key: &str) {
-        find_key(self.sink, self.found, self.previous, key);
-    }
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
-    type Value = V::Value;
+impl<'de> Visitor<'de> for KeyText {
+    type Value = Key<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.visitor.expecting(f)
+        f.write_str("a property name")
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.find(v);
-        self.visitor.visit_str(v)
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+        Ok(Key::Borrowed(v))
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.find(v);
-        self.visitor.visit_borrowed_str(v)
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+        Ok(Key::Owned(v.to_owned()))
     }
 
-    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.find(&v);
-        self.visitor.visit_string(v)
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+        Ok(Key::Owned(v))
     }
 }
 

@@ -17,73 +17,38 @@ pub fn is_valid(format: Format, s: &str) -> bool {
 /// as in RFC 6531) or a bracketed address literal. A domain without a dot (`user@localhost`) is
 /// valid, as RFC 5321 allows.
 fn is_email(s: &str) -> bool {
+    if let Some(verdict) = ascii_email(s.as_bytes()) {
+        return verdict;
+    }
+    general_email(s)
+}
+
+/// The general check: every form the grammar allows, split at the last `@`.
+fn general_email(s: &str) -> bool {
     let Some(at) = s.rfind('@') else {
         return false;
     };
-    let (local, domain) = (&s[..at], &s[at + 1..]);
-    if let Some(verdict) = ascii_email(local.as_bytes(), domain.as_bytes()) {
-        return verdict;
-    }
-    is_local_part(local) && is_mail_domain(domain)
+    is_local_part(&s[..at]) && is_mail_domain(&s[at + 1..])
 }
 
-/// The common case in one pass over the bytes: a dot-atom local part and a host name, all
-/// ASCII. `None` sends anything else (quoted local parts, address literals, non-ASCII) to the
-/// general check.
-fn ascii_email(local: &[u8], domain: &[u8]) -> Option<bool> {
-    if local.first() == Some(&b'"') || domain.first() == Some(&b'[') {
-        return None;
-    }
-    if local.is_empty() || local.len() > 64 || domain.is_empty() || domain.len() > 253 {
-        return Some(false);
-    }
-    let mut after_dot = true;
-    for &b in local {
-        if b >= 0x80 {
-            return None;
-        }
-        if b == b'.' {
-            if after_dot {
-                return Some(false);
-            }
-            after_dot = true;
-        } else if is_atext(b) {
-            after_dot = false;
-        } else {
-            return Some(false);
-        }
-    }
-    if after_dot {
-        return Some(false);
-    }
-    let (mut label, mut last) = (0usize, b'.');
-    for &b in domain {
-        if b >= 0x80 {
-            return None;
-        }
-        if b == b'.' {
-            if label == 0 || last == b'-' {
-                return Some(false);
-            }
-            label = 0;
-        } else if b.is_ascii_alphanumeric() || (b == b'-' && label > 0) {
-            label += 1;
-            if label > 63 {
-                return Some(false);
-            }
-        } else {
-            return Some(false);
-        }
-        last = b;
-    }
-    Some(label > 0 && last != b'-')
-}
+/// Byte classes, one table lookup per byte.
+const ATEXT: u8 = 1;
+const ALNUM: u8 = 2;
+/// Characters an absolute URI may hold after its scheme, other than `%` and `#`.
+const URI: u8 = 4;
 
-/// `atext` of RFC 5322: the ASCII characters a dot-atom may hold.
-fn is_atext(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        let alnum = c.is_ascii_alphanumeric();
+        let mut class = 0;
+        if alnum {
+            class |= ATEXT | ALNUM | URI;
+        }
+        if matches!(
+            c,
             b'!' | b'#'
                 | b'$'
                 | b'%'
@@ -102,7 +67,99 @@ fn is_atext(b: u8) -> bool {
                 | b'}'
                 | b'~'
                 | b'-'
-        )
+        ) {
+            class |= ATEXT;
+        }
+        if matches!(
+            c,
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'/'
+                | b'?'
+                | b'['
+                | b']'
+        ) {
+            class |= URI;
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+};
+
+/// The common case in one forward pass: a dot-atom local part, one `@` and a host name, all
+/// ASCII. `None` sends anything else (quoted local parts, address literals, non-ASCII) to the
+/// general check, which gives the same verdict on everything this one decides.
+fn ascii_email(s: &[u8]) -> Option<bool> {
+    if s.first() == Some(&b'"') {
+        return None;
+    }
+    // The local part: atext runs separated by single dots, up to the first `@`.
+    let mut i = 0;
+    let mut after_dot = true;
+    loop {
+        let &b = s.get(i)?;
+        if b == b'@' {
+            break;
+        }
+        if CLASS[usize::from(b)] & ATEXT != 0 {
+            after_dot = false;
+        } else if b == b'.' && !after_dot {
+            after_dot = true;
+        } else if b >= 0x80 {
+            return None;
+        } else {
+            return Some(false);
+        }
+        i += 1;
+    }
+    if after_dot || i > 64 {
+        return Some(false);
+    }
+    let domain = &s[i + 1..];
+    if domain.first() == Some(&b'[') {
+        return None;
+    }
+    if domain.is_empty() || domain.len() > 253 {
+        return Some(false);
+    }
+    // The host: labels of letters and digits with inner hyphens, at most 63 bytes each.
+    let (mut label, mut last) = (0usize, b'.');
+    for &b in domain {
+        if CLASS[usize::from(b)] & ALNUM != 0 || (b == b'-' && label > 0) {
+            label += 1;
+            if label > 63 {
+                return Some(false);
+            }
+        } else if b == b'.' && label > 0 && last != b'-' {
+            label = 0;
+        } else if b >= 0x80 {
+            return None;
+        } else {
+            return Some(false);
+        }
+        last = b;
+    }
+    Some(label > 0 && last != b'-')
+}
+
+/// `atext` of RFC 5322: the ASCII characters a dot-atom may hold.
+fn is_atext(b: u8) -> bool {
+    CLASS[usize::from(b)] & ATEXT != 0
 }
 
 fn is_local_part(local: &str) -> bool {
@@ -196,10 +253,7 @@ fn is_absolute_uri(s: &str) -> bool {
             }
             b'#' if fragment => return false,
             b'#' => fragment = true,
-            b if b.is_ascii_alphanumeric() => {}
-            b'-' | b'.' | b'_' | b'~' => {}
-            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' => {}
-            b':' | b'@' | b'/' | b'?' | b'[' | b']' => {}
+            b if CLASS[usize::from(b)] & URI != 0 => {}
             _ => return false,
         }
         i += 1;
@@ -302,6 +356,44 @@ mod tests {
         ] {
             assert!(!is_email(bad), "{bad}");
         }
+    }
+
+    /// The one-pass scanner agrees with the general check on every string it decides: all
+    /// strings up to 6 characters over an alphabet of the characters that matter, and the length
+    /// limits.
+    #[test]
+    fn email_fast_path_agrees_with_general_check() {
+        let alphabet = ['a', '-', '.', '@', '"', '[', ']', '!', ' ', 'é'];
+        let mut decided = 0;
+        let mut word = Vec::new();
+        let mut check = |s: &str| {
+            if let Some(fast) = ascii_email(s.as_bytes()) {
+                decided += 1;
+                assert_eq!(fast, general_email(s), "{s:?}");
+            }
+        };
+        fn each(word: &mut Vec<char>, left: usize, alphabet: &[char], f: &mut dyn FnMut(&str)) {
+            f(&word.iter().collect::<String>());
+            if left == 0 {
+                return;
+            }
+            for &c in alphabet {
+                word.push(c);
+                each(word, left - 1, alphabet, f);
+                word.pop();
+            }
+        }
+        each(&mut word, 6, &alphabet, &mut check);
+        for (local, label) in [(64, 63), (65, 63), (64, 64), (1, 1)] {
+            let s = format!("{}@{}.com", "a".repeat(local), "b".repeat(label));
+            check(&s);
+        }
+        let long_domain = format!("a@{}", vec!["b".repeat(60); 5].join("."));
+        check(&long_domain);
+        assert!(
+            decided > 100_000,
+            "the fast path decided only {decided} strings"
+        );
     }
 
     #[test]
