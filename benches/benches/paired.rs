@@ -185,6 +185,12 @@ fn parse_group<T: Elicit + Clone + serde::Serialize>(
                     black_box(paths::runtime(schema, black_box(&reply)));
                 }),
             ),
+            (
+                "runtime, then Content::into_map",
+                Box::new(|| {
+                    black_box(paths::runtime_map(schema, black_box(&reply)));
+                }),
+            ),
         ],
     );
     let floor_peak = peak_bytes(&mut || drop(black_box(paths::floor::<T>(&reply))));

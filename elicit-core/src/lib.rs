@@ -56,6 +56,7 @@
 #![warn(missing_docs)]
 
 mod cache;
+mod content;
 mod custom;
 pub mod error;
 mod field;
@@ -78,6 +79,7 @@ mod version;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use content::Content;
 pub use custom::Invalid;
 pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};

@@ -2,7 +2,8 @@
 //! JSON, and the client side (validating, filling defaults and coercing text before sending).
 //!
 //! These use the same rules as the typed path: the content is read through the same adapter,
-//! into a `Map<String, Value>` instead of a `T`.
+//! into a [`Content`] (a slot per property) instead of a `T`. The client side works on the
+//! `Map<String, Value>` a client builds.
 
 use std::marker::PhantomData;
 
@@ -10,15 +11,13 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Number, Value};
 
+use crate::content::Content;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 use crate::result::ElicitResult;
 use crate::schema::{Kind, RequestedSchema, is_integral};
 use crate::validate::adapter::ContentSeed;
 use crate::validate::{Sink, run};
-
-/// Accepted content as read by the runtime path: property names to JSON values.
-pub type Content = Map<String, Value>;
 
 impl RequestedSchema {
     /// Reads a reply against this schema, with exactly the rules of the typed path, and fills
@@ -45,13 +44,15 @@ impl RequestedSchema {
 
     fn finish(&self, result: ElicitResult<Content>) -> ElicitResult<Content> {
         result.map(|mut content| {
-            self.fill_defaults(&mut content);
+            for (i, prop) in self.properties.iter().enumerate() {
+                content.fill(i, || prop.kind.default_value());
+            }
             content
         })
     }
 
     /// Inserts the schema's default for every property absent from `content`.
-    pub fn fill_defaults(&self, content: &mut Content) {
+    pub fn fill_defaults(&self, content: &mut Map<String, Value>) {
         for prop in &self.properties {
             if !content.contains_key(&prop.name)
                 && let Some(default) = prop.kind.default_value()
@@ -63,7 +64,7 @@ impl RequestedSchema {
 
     /// Checks content against the schema, as a client should before sending it, and returns every
     /// violation.
-    pub fn validate_content(&self, content: &Content) -> Result<(), ElicitError> {
+    pub fn validate_content(&self, content: &Map<String, Value>) -> Result<(), ElicitError> {
         let sink = Sink::new(self);
         let read = ContentSeed::<IgnoredAny>::new(&sink).deserialize(MapRef::<de::value::Error> {
             map: content,
@@ -89,7 +90,7 @@ impl RequestedSchema {
     /// Checks one property's value alone, as a form does when the user leaves a field; the
     /// rules that concern other properties (`required`) are not applied.
     pub fn validate_property(&self, property: &str, value: &Value) -> Result<(), ElicitError> {
-        let mut content = Content::new();
+        let mut content = Map::new();
         content.insert(property.to_owned(), value.clone());
         match self.validate_content(&content) {
             Ok(()) => Ok(()),
@@ -111,7 +112,10 @@ impl RequestedSchema {
 
     /// Builds the accept a client sends: fills defaults for absent properties, then validates.
     /// Serialize the result to get `{"action":"accept","content":{..}}`.
-    pub fn accept(&self, mut content: Content) -> Result<ElicitResult<Content>, ElicitError> {
+    pub fn accept(
+        &self,
+        mut content: Map<String, Value>,
+    ) -> Result<ElicitResult<Map<String, Value>>, ElicitError> {
         self.fill_defaults(&mut content);
         self.validate_content(&content)?;
         Ok(ElicitResult::Accept(content))
@@ -168,7 +172,7 @@ impl RequestedSchema {
     /// [`coerce_text`](Self::coerce_text) does: blank text is dropped (not filled in), text for
     /// other kinds becomes their values. Values it cannot coerce are left for validation to
     /// report.
-    pub fn coerce_content(&self, content: &Content) -> Content {
+    pub fn coerce_content(&self, content: &Map<String, Value>) -> Map<String, Value> {
         content
             .iter()
             .filter_map(|(key, value)| {
@@ -224,7 +228,7 @@ fn choice_value(choices: &[crate::schema::Choice], text: &str) -> String {
 
 /// A borrowed map read as a deserializer, so content can be checked without copying it.
 struct MapRef<'a, E> {
-    map: &'a Content,
+    map: &'a Map<String, Value>,
     marker: PhantomData<E>,
 }
 

@@ -130,11 +130,11 @@ fn run(case: &Value) -> Result<(), String> {
         Ok(r) if outcome(&r) != expect => Err(format!("expected {expect}, got {}", outcome(&r))),
         Ok(r) => match (case.get("expect_content"), r) {
             (Some(want), ElicitResult::Accept(content))
-                if *want != Value::Object(content.clone()) =>
+                if *want != Value::from(content.clone()) =>
             {
                 Err(format!(
                     "content {} differs from expected {want}",
-                    Value::Object(content)
+                    Value::from(content.clone())
                 ))
             }
             _ => Ok(()),

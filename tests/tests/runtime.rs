@@ -299,8 +299,26 @@ fn parse_result_fills_defaults_and_keeps_unknown_keys() {
         .parse_result(&json!({"action": "accept", "content": {"name": "Ada", "sizes": [], "gift": true, "x": 1}}))
         .unwrap();
     let content = r.accepted().unwrap();
+    // Form order, then keys the schema does not name; the default filled in its place.
+    let keys: Vec<&str> = content.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["name", "count", "sizes", "gift", "x"]);
+    assert_eq!(content.get("count"), Some(&json!(3)));
+    assert_eq!(content.get("x"), Some(&json!(1)));
+    assert_eq!(content.get("email"), None);
+    assert!(content.contains_key("gift") && !content.contains_key("size"));
+    assert_eq!(content.len(), 5);
     assert_eq!(
-        Value::Object(content),
+        serde_json::to_value(&content).unwrap(),
+        json!({"name": "Ada", "count": 3, "sizes": [], "gift": true, "x": 1})
+    );
+    assert_eq!(
+        format!("{content:?}"),
+        r#"{"name": String("Ada"), "count": Number(3), "sizes": Array [], "gift": Bool(true), "x": Number(1)}"#
+    );
+    let map = content.clone().into_map();
+    assert_eq!(content, map);
+    assert_eq!(
+        Value::from(content),
         json!({"name": "Ada", "count": 3, "sizes": [], "gift": true, "x": 1})
     );
     assert_eq!(
@@ -432,7 +450,15 @@ proptest! {
         let typed = ElicitResult::<Order>::from_value(reply.clone());
         let runtime = Order::requested_schema().parse_result(&reply);
         match (&typed, &runtime) {
-            (Ok(t), Ok(r)) => prop_assert_eq!(t.action(), r.action()),
+            (Ok(t), Ok(r)) => {
+                prop_assert_eq!(t.action(), r.action());
+                // Accepted content holds exactly what was sent, plus the defaults.
+                if let ElicitResult::Accept(content) = r {
+                    let mut sent = reply["content"].as_object().cloned().unwrap_or_default();
+                    Order::requested_schema().fill_defaults(&mut sent);
+                    prop_assert_eq!(content, &sent);
+                }
+            }
             (Err(t), Err(r)) => prop_assert_eq!(t, r),
             _ => prop_assert!(false, "typed {:?} but runtime {:?} for {}", typed, runtime, reply),
         }

@@ -88,9 +88,17 @@ impl JsonSchemaPath {
     }
 }
 
-/// The runtime path: `RequestedSchema::parse_result_json` into a map.
-pub fn runtime(schema: &RequestedSchema, reply: &str) -> Option<serde_json::Map<String, Value>> {
+/// The runtime path: `RequestedSchema::parse_result_json` into its `Content`.
+pub fn runtime(schema: &RequestedSchema, reply: &str) -> Option<elicit_core::Content> {
     schema.parse_result_json(reply).ok()?.accepted()
+}
+
+/// The runtime path, then the content turned into a `serde_json` map.
+pub fn runtime_map(
+    schema: &RequestedSchema,
+    reply: &str,
+) -> Option<serde_json::Map<String, Value>> {
+    runtime(schema, reply).map(elicit_core::Content::into_map)
 }
 
 /// serde's `IgnoredAny` over the bytes: the least any reader can do.

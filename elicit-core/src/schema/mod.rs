@@ -14,6 +14,8 @@ pub use lower::{FieldOrder, MAX_SAFE_INTEGER};
 pub(crate) use parse::is_integral;
 pub(crate) use parse::json_type as json_type_name;
 
+use std::sync::Arc;
+
 use serde_json::Number;
 
 /// A string `format` that MCP elicitation allows.
@@ -266,6 +268,8 @@ pub struct RequestedSchema {
     successors: index::Successors,
     /// Bit `i` set for each required property `i`, when there are at most 64 properties.
     required_mask: Option<u64>,
+    /// The property names, shared with every [`Content`](crate::Content) read against it.
+    names: Arc<[String]>,
 }
 
 impl PartialEq for RequestedSchema {
@@ -316,6 +320,7 @@ impl RequestedSchema {
             index: index::KeyIndex::default(),
             successors: index::Successors::default(),
             required_mask: None,
+            names: Arc::new([]),
         };
         schema.reindex();
         schema
@@ -325,6 +330,7 @@ impl RequestedSchema {
     pub(crate) fn reindex(&mut self) {
         self.index = index::KeyIndex::new(self.properties.iter().map(|p| p.name.as_str()));
         self.successors = index::Successors::new(self.properties.len());
+        self.names = self.properties.iter().map(|p| p.name.clone()).collect();
         self.required_mask = (self.properties.len() <= 64).then(|| {
             self.properties
                 .iter()
@@ -332,6 +338,11 @@ impl RequestedSchema {
                 .filter(|(_, p)| p.required)
                 .fold(0, |mask, (i, _)| mask | 1 << i)
         });
+    }
+
+    /// The property names, in form order, shared.
+    pub(crate) fn names(&self) -> Arc<[String]> {
+        Arc::clone(&self.names)
     }
 
     /// The mask of required properties, when there are at most 64 properties.

@@ -31,20 +31,37 @@ impl<'a, 's, C> ContentSeed<'a, 's, C> {
     }
 }
 
-impl<'de, C: de::Deserialize<'de>> DeserializeSeed<'de> for ContentSeed<'_, '_, C> {
-    type Value = C;
+/// What accepted content can be read into: any `Deserialize` type, through the rules, or the
+/// runtime's [`Content`](crate::Content), which fills a slot per property.
+pub(crate) trait ReadContent<'de>: Sized {
+    /// Reads content from `d`, every value checked on its way.
+    fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error>;
+}
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<C, D::Error> {
-        C::deserialize(ContentDe {
-            sink: self.sink,
-            inner: d,
-        })
+impl<'de, C: de::Deserialize<'de>> ReadContent<'de> for C {
+    fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
+        C::deserialize(ContentDe::new(sink, d))
     }
 }
 
-struct ContentDe<'a, 's, D> {
+impl<'de, C: ReadContent<'de>> DeserializeSeed<'de> for ContentSeed<'_, '_, C> {
+    type Value = C;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<C, D::Error> {
+        C::read(self.sink, d)
+    }
+}
+
+/// A deserializer of accepted content that puts the rules between `inner` and the target.
+pub(crate) struct ContentDe<'a, 's, D> {
     sink: &'a Sink<'s>,
     inner: D,
+}
+
+impl<'a, 's, D> ContentDe<'a, 's, D> {
+    pub(crate) fn new(sink: &'a Sink<'s>, inner: D) -> Self {
+        ContentDe { sink, inner }
+    }
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for ContentDe<'_, '_, D> {
@@ -386,9 +403,45 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
         visitor.visit_newtype_struct(self)
     }
 
+    // A request for one JSON type goes to the same request below, so the deserializer parses
+    // only that type. A value of another type fails the target there, and the report pass,
+    // which asks for any type, names the rule it breaks.
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_bool(check)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_str(check)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_string(check)
+    }
+
+    forward_numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_f32 deserialize_f64
+    }
+
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple
+        i128 u128 char bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
     }
 }
+
+/// Number requests, each passed down as the same request through the rules.
+macro_rules! forward_numbers {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                let (inner, check) = self.check(Hint::Any, visitor);
+                inner.$method(check)
+            }
+        )*
+    };
+}
+use forward_numbers;

@@ -10,7 +10,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, Ma
 use serde_json::Value;
 
 use super::Sink;
-use super::adapter::ContentSeed;
+use super::adapter::{ContentSeed, ReadContent};
 use super::check::stop;
 use crate::error::{Location, Rule};
 use crate::result::ElicitAction;
@@ -51,7 +51,7 @@ impl<'a, 's> Envelope<'a, 's, IgnoredAny> {
     }
 }
 
-impl<'de, C: Deserialize<'de>> DeserializeSeed<'de> for Envelope<'_, '_, C> {
+impl<'de, C: ReadContent<'de>> DeserializeSeed<'de> for Envelope<'_, '_, C> {
     type Value = Outcome<C>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Outcome<C>, D::Error> {
@@ -73,7 +73,7 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
     }
 }
 
-impl<'de, C: Deserialize<'de>> Visitor<'de> for Envelope<'_, '_, C> {
+impl<'de, C: ReadContent<'de>> Visitor<'de> for Envelope<'_, '_, C> {
     type Value = Outcome<C>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -120,7 +120,8 @@ impl<'de, C: Deserialize<'de>> Visitor<'de> for Envelope<'_, '_, C> {
             None => Err(self.refuse(Rule::ActionMissing, None)),
             Some(ElicitAction::Decline) => Ok(Outcome::Decline),
             Some(ElicitAction::Cancel) => Ok(Outcome::Cancel),
-            Some(ElicitAction::Accept) if self.consent => Ok(Outcome::Accept(C::deserialize(
+            Some(ElicitAction::Accept) if self.consent => Ok(Outcome::Accept(C::read(
+                self.sink,
                 de::value::UnitDeserializer::<A::Error>::new(),
             )?)),
             Some(ElicitAction::Accept) => {

@@ -14,6 +14,7 @@ mod check;
 pub(crate) mod envelope;
 pub mod format;
 pub(crate) mod run;
+mod slots;
 
 use std::cell::{Cell, RefCell};
 
@@ -52,6 +53,11 @@ impl<'s> Sink<'s> {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.violations.borrow().is_empty()
+    }
+
+    /// The property whose key was read last, if the schema names it.
+    pub(crate) fn current(&self) -> Option<usize> {
+        self.current.get()
     }
 
     pub(crate) fn set_current(&self, index: Option<usize>) {

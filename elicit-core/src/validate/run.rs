@@ -6,10 +6,11 @@
 //! recorded in the fast pass already. When it stops, the reply is read again into `IgnoredAny`,
 //! which never stops, so the error lists everything. A valid reply is read once.
 
-use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
+use serde::de::{DeserializeSeed, IgnoredAny};
 use serde_json::Value;
 
 use super::Sink;
+use super::adapter::ReadContent;
 use super::envelope::{Envelope, Outcome};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
@@ -39,7 +40,7 @@ pub(crate) fn utf8(json: &[u8]) -> Result<&str, ElicitError> {
 }
 
 /// Parses a reply held as JSON text.
-pub(crate) fn from_str<C: DeserializeOwned>(
+pub(crate) fn from_str<C: for<'de> ReadContent<'de>>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
@@ -61,7 +62,7 @@ pub(crate) fn from_str<C: DeserializeOwned>(
 }
 
 /// Parses a reply held as a JSON value.
-pub(crate) fn from_value<C: DeserializeOwned>(
+pub(crate) fn from_value<C: for<'de> ReadContent<'de>>(
     schema: &RequestedSchema,
     value: &Value,
 ) -> Result<Outcome<C>, ElicitError> {

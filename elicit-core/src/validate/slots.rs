@@ -1,0 +1,71 @@
+//! Reading accepted content into [`Content`]: each value into its property's slot, through the
+//! same adapter and rules as every other target.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+
+use super::Sink;
+use super::adapter::{ContentDe, ReadContent};
+use crate::content::Content;
+
+impl<'de> ReadContent<'de> for Content {
+    fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error> {
+        ContentDe::new(sink, d).deserialize_map(Slots { sink })
+    }
+}
+
+/// Fills one slot per property; a key the schema does not name keeps its text.
+struct Slots<'a, 's> {
+    sink: &'a Sink<'s>,
+}
+
+impl<'de> Visitor<'de> for Slots<'_, '_> {
+    type Value = Content;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object of form values")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
+        let schema = self.sink.schema;
+        let mut values = vec![None; schema.properties.len()];
+        let mut extra = Vec::new();
+        // The adapter matched the key to its property before handing it on; the sink says which.
+        while let Some(unknown) = map.next_key_seed(Name { sink: self.sink })? {
+            let value: Value = map.next_value()?;
+            match (unknown, self.sink.current()) {
+                (None, Some(i)) => values[i] = Some(value),
+                (Some(key), _) => extra.push((key, value)),
+                (None, None) => {}
+            }
+        }
+        Ok(Content::from_parts(schema.names(), values, extra))
+    }
+}
+
+/// A key: `None` for a property of the schema (its slot is known), the text of any other key.
+struct Name<'a, 's> {
+    sink: &'a Sink<'s>,
+}
+
+impl<'de> DeserializeSeed<'de> for Name<'_, '_> {
+    type Value = Option<String>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Name<'_, '_> {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a property name")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<String>, E> {
+        Ok(self.sink.current().is_none().then(|| v.to_owned()))
+    }
+}
