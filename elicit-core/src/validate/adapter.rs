@@ -385,6 +385,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
         visitor.visit_some(self)
     }
 
+    /// Every enum a form holds is a choice, written as a string: read one, and hand a valid one
+    /// on as the variant it names.
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -392,7 +394,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let (inner, check) = self.check(Hint::Enum, visitor);
-        inner.deserialize_any(check)
+        inner.deserialize_str(check)
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
