@@ -217,12 +217,14 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
         }
     }
 
+    /// At the end of the content: reports the required properties that were not sent.
     fn end(&self) {
         self.sink.set_current(None);
-        let all_seen = match (&self.seen, self.sink.schema.required_mask()) {
-            (BitSet::Small(bits), Some(mask)) => bits & mask == mask,
-            _ => false,
-        };
+        let all_seen = self
+            .sink
+            .schema
+            .required_mask()
+            .is_some_and(|mask| self.seen.covers(mask));
         if !all_seen {
             report_missing(self.sink, &self.seen);
         }
@@ -245,6 +247,7 @@ fn find_key(sink: &Sink<'_>, previous: Option<usize>, key: &str) -> Option<usize
     found
 }
 
+/// Records a second key for property `i`. Not generic: compiled once.
 #[cold]
 #[inline(never)]
 fn duplicate(sink: &Sink<'_>, i: usize) {

@@ -123,6 +123,16 @@ impl BitSet {
         }
     }
 
+    /// Whether every index set in `mask` (of the first 64) is present.
+    pub(crate) fn covers(&self, mask: u64) -> bool {
+        match self {
+            BitSet::Small(bits) => bits & mask == mask,
+            BitSet::Large(bits) => (0..64.min(bits.len()))
+                .filter(|&i| mask & (1 << i) != 0)
+                .all(|i| bits[i]),
+        }
+    }
+
     pub(crate) fn contains(&self, i: usize) -> bool {
         match self {
             BitSet::Small(bits) => bits & (1u64 << i) != 0,

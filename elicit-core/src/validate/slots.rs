@@ -32,40 +32,50 @@ impl<'de> Visitor<'de> for Slots<'_, '_> {
         let schema = self.sink.schema;
         let mut values = vec![None; schema.properties.len()];
         let mut extra = Vec::new();
-        // The adapter matched the key to its property before handing it on; the sink says which.
-        while let Some(unknown) = map.next_key_seed(Name { sink: self.sink })? {
+        while let Some(slot) = map.next_key_seed(Name { sink: self.sink })? {
             let value: Value = map.next_value()?;
-            match (unknown, self.sink.current()) {
-                (None, Some(i)) => values[i] = Some(value),
-                (Some(key), _) => extra.push((key, value)),
-                (None, None) => {}
+            match slot {
+                Slot::Property(i) => values[i] = Some(value),
+                Slot::Other(key) => extra.push((key, value)),
             }
         }
         Ok(Content::from_parts(schema.names(), values, extra))
     }
 }
 
-/// A key: `None` for a property of the schema (its slot is known), the text of any other key.
+/// Where a key's value goes.
+enum Slot {
+    /// The slot of a property of the schema.
+    Property(usize),
+    /// A key the schema does not name, with its text.
+    Other(String),
+}
+
+/// Reads a key as its [`Slot`]: the adapter has matched it to its property already, and the
+/// sink says which, so only a key the schema does not name is copied.
 struct Name<'a, 's> {
     sink: &'a Sink<'s>,
 }
 
 impl<'de> DeserializeSeed<'de> for Name<'_, '_> {
-    type Value = Option<String>;
+    type Value = Slot;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Slot, D::Error> {
         d.deserialize_str(self)
     }
 }
 
 impl<'de> Visitor<'de> for Name<'_, '_> {
-    type Value = Option<String>;
+    type Value = Slot;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a property name")
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<String>, E> {
-        Ok(self.sink.current().is_none().then(|| v.to_owned()))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Slot, E> {
+        Ok(match self.sink.current() {
+            Some(i) => Slot::Property(i),
+            None => Slot::Other(v.to_owned()),
+        })
     }
 }
