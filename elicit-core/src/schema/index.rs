@@ -50,24 +50,22 @@ impl Clone for Successors {
     }
 }
 
-/// Whether two byte strings are equal, compared a word at a time without a call: keys are short.
+/// Whether two byte strings are equal. Keys are short, so up to 16 bytes this is two overlapping
+/// word compares, with no call and no loop.
 #[inline]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
-    let mut a_words = a.chunks_exact(8);
-    let mut b_words = b.chunks_exact(8);
-    for (x, y) in (&mut a_words).zip(&mut b_words) {
-        if x != y {
-            return false;
-        }
+    let word = |s: &[u8], at: usize| u64::from_ne_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], at: usize| u32::from_ne_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0..4 => a == b,
+        4..8 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
     }
-    a_words
-        .remainder()
-        .iter()
-        .zip(b_words.remainder())
-        .all(|(x, y)| x == y)
 }
 
 /// Maps a property name to its index.
@@ -138,6 +136,29 @@ impl KeyIndex {
                 }
             }
             slot = (slot + 1) & mask;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_bytes;
+
+    /// Every length up to 24, against an equal string and against one byte changed at every
+    /// position, and against a string one byte longer.
+    #[test]
+    fn same_bytes_is_equality() {
+        for n in 0..24 {
+            let a: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(same_bytes(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "{n} bytes, differing at {at}");
+            }
+            let mut longer = a.clone();
+            longer.push(b'z');
+            assert!(!same_bytes(&a, &longer), "{n}");
         }
     }
 }

@@ -4,7 +4,7 @@
 //! [`RequestedSchema::from_value`] for a schema that arrives as JSON. Both are the same type, so
 //! the same validation rules serve both.
 
-mod index;
+pub(crate) mod index;
 mod lower;
 mod parse;
 mod wire;

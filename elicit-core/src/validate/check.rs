@@ -10,6 +10,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use super::adapter::Checked;
 use super::{BitSet, Sink, format};
 use crate::error::{Location, Rule};
+use crate::schema::index::same_bytes;
 use crate::schema::{Kind, Property};
 
 /// What is being checked: a property's value, or one item of a multi-select.
@@ -118,7 +119,11 @@ impl Target<'_> {
                 let Kind::MultiSelect(rules) = &prop.kind else {
                     return;
                 };
-                match rules.choices.iter().position(|c| c.value == s) {
+                match rules
+                    .choices
+                    .iter()
+                    .position(|c| same_bytes(c.value.as_bytes(), s.as_bytes()))
+                {
                     None => self.violation(sink, Rule::NotAChoice, quoted(s)),
                     Some(i) => {
                         if seen.borrow_mut().insert(i) && rules.unique {
@@ -155,7 +160,11 @@ impl Target<'_> {
                 }
             }
             Kind::Select(rules) => {
-                if !rules.choices.iter().any(|c| c.value == s) {
+                if !rules
+                    .choices
+                    .iter()
+                    .any(|c| same_bytes(c.value.as_bytes(), s.as_bytes()))
+                {
                     self.violation(sink, Rule::NotAChoice, quoted(s));
                 }
             }
