@@ -3,8 +3,8 @@
 //!
 //! There is one implementation of the rules ([`check`]). The adapters in [`adapter`] wrap any
 //! serde `Deserializer` so that every value passes through those rules on its way into the
-//! target: a user's type `T` on the typed path, a `Map<String, Value>` on the runtime path, or
-//! `IgnoredAny` when only the list of violations is wanted.
+//! target: a user's type `T` on the typed path, a [`Content`](crate::Content) on the runtime
+//! path, or `IgnoredAny` when only the list of violations is wanted.
 //!
 //! A broken rule is recorded in a [`Sink`] and the value is still handed on, so one pass finds
 //! every violation that does not stop the target's own deserializer.
