@@ -13,29 +13,33 @@ use crate::error::{Location, Rule};
 use crate::schema::index::same_bytes;
 use crate::schema::{Kind, Property};
 
-/// What is being checked: a property's value, or one item of a multi-select.
+/// What is being checked: a property's value, or one item of a multi-select. Two words, as it
+/// is moved with every value.
 #[derive(Clone, Copy)]
 pub(crate) enum Target<'a> {
     Prop(&'a Property),
-    Item {
-        prop: &'a Property,
-        index: usize,
-        seen: &'a RefCell<BitSet>,
-    },
+    Item(&'a Item<'a>),
+}
+
+/// One item of a multi-select: its property, its position, and the choices seen before it.
+pub(crate) struct Item<'a> {
+    prop: &'a Property,
+    index: usize,
+    seen: &'a RefCell<BitSet>,
 }
 
 impl Target<'_> {
     fn location(&self) -> Location {
         match *self {
             Target::Prop(p) => Location::Property(p.name.clone()),
-            Target::Item { prop, index, .. } => Location::Item(prop.name.clone(), index),
+            Target::Item(item) => Location::Item(item.prop.name.clone(), item.index),
         }
     }
 
     fn expected(&self) -> &'static str {
         match *self {
             Target::Prop(p) => p.kind.json_type(),
-            Target::Item { .. } => "string",
+            Target::Item(_) => "string",
         }
     }
 }
@@ -111,11 +115,7 @@ impl Target<'_> {
         }
         let prop = match *self {
             Target::Prop(p) => p,
-            Target::Item {
-                prop,
-                index: _,
-                seen,
-            } => {
+            Target::Item(&Item { prop, seen, .. }) => {
                 let Kind::MultiSelect(rules) = &prop.kind else {
                     return;
                 };
@@ -377,14 +377,14 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
         seed: T,
     ) -> Result<Option<T::Value>, A::Error> {
         let index = self.count.get();
-        let target = Target::Item {
+        let at = Item {
             prop: self.prop,
             index,
             seen: self.seen,
         };
         let item = self.inner.next_element_seed(ItemSeed {
             seed,
-            target,
+            target: Target::Item(&at),
             sink: self.sink,
         })?;
         if item.is_some() {
