@@ -142,16 +142,7 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     fn requested_schema_for(
         version: ProtocolVersion,
     ) -> Result<&'static RequestedSchema, SchemaError> {
-        let cache = Self::__elicit_cache();
-        if version == ProtocolVersion::LATEST {
-            return cache
-                .get(version, __private::build::<Self>)
-                .map_err(Clone::clone);
-        }
-        let latest = Self::requested_schema_for(ProtocolVersion::LATEST)?;
-        cache
-            .get(version, || version::downlevel(latest, version))
-            .map_err(Clone::clone)
+        __private::cached_schema(Self::__elicit_cache(), version, __private::build::<Self>)
     }
 
     /// The message shown with the form: `#[elicit(message = "..")]`, else the type's doc comment.

@@ -15,6 +15,7 @@ use crate::Elicit;
 use crate::custom::Invalid;
 use crate::error::{Location, Rule, SchemaError, Violation};
 use crate::schema::{FieldOrder, RequestedSchema, lower};
+use crate::version::ProtocolVersion;
 
 /// For each field serde reads, in declaration order: the variants of its choice enum, if any.
 pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
@@ -90,8 +91,15 @@ pub fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
         })
         .into_generator();
     let root = generator.into_root_schema_for::<T>().to_value();
-    let names = fields_of::<T>();
-    let hooks = T::__ELICIT_FIELDS;
+    lower_fields(root, fields_of::<T>(), T::__ELICIT_FIELDS)
+}
+
+/// The part of [`build`] that does not depend on the type: compiled once.
+fn lower_fields(
+    root: serde_json::Value,
+    names: &'static [&'static str],
+    hooks: &[VariantsFn],
+) -> Result<RequestedSchema, SchemaError> {
     let order: Vec<FieldOrder> = names
         .iter()
         .enumerate()
@@ -105,6 +113,24 @@ pub fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
         })
         .collect();
     lower(root, &order)
+}
+
+/// `T`'s schema for `version` from `cache`, built by `build` on first use; older versions are
+/// derived from the newest. Not generic: one copy serves every type.
+pub fn cached_schema(
+    cache: &'static SchemaCache,
+    version: ProtocolVersion,
+    build: fn() -> Result<RequestedSchema, SchemaError>,
+) -> Result<&'static RequestedSchema, SchemaError> {
+    let latest = cache
+        .get(ProtocolVersion::LATEST, build)
+        .map_err(Clone::clone)?;
+    if version == ProtocolVersion::LATEST {
+        return Ok(latest);
+    }
+    cache
+        .get(version, || crate::version::downlevel(latest, version))
+        .map_err(Clone::clone)
 }
 
 /// A deserializer that only asks serde's derive for its list of field or variant names.

@@ -51,14 +51,21 @@ pub(crate) fn from_str<C: for<'de> ReadContent<'de>>(
     let fast = Envelope::<C>::new(&sink)
         .deserialize(&mut de)
         .and_then(|outcome| de.end().map(|()| outcome));
-    finish(sink, fast, || {
-        let sink = Sink::with_limits(schema, limits);
-        let mut de = serde_json::Deserializer::from_str(json);
-        let slow = Envelope::<IgnoredAny>::new(&sink)
-            .deserialize(&mut de)
-            .and_then(|_| de.end());
-        (sink.take(), slow.err())
-    })
+    finish(sink, fast, &|| report_str(schema, json, limits))
+}
+
+/// The report pass over JSON text: every violation, and the error that stopped it if any.
+fn report_str(
+    schema: &RequestedSchema,
+    json: &str,
+    limits: &Limits,
+) -> (Vec<Violation>, Option<serde_json::Error>) {
+    let sink = Sink::with_limits(schema, limits);
+    let mut de = serde_json::Deserializer::from_str(json);
+    let slow = Envelope::<IgnoredAny>::new(&sink)
+        .deserialize(&mut de)
+        .and_then(|_| de.end());
+    (sink.take(), slow.err())
 }
 
 /// Parses a reply held as a JSON value.
@@ -68,11 +75,17 @@ pub(crate) fn from_value<C: for<'de> ReadContent<'de>>(
 ) -> Result<Outcome<C>, ElicitError> {
     let sink = Sink::new(schema);
     let fast = Envelope::<C>::new(&sink).deserialize(value);
-    finish(sink, fast, || {
-        let sink = Sink::new(schema);
-        let slow = Envelope::<IgnoredAny>::new(&sink).deserialize(value);
-        (sink.take(), slow.err())
-    })
+    finish(sink, fast, &|| report_value(schema, value))
+}
+
+/// The report pass over a JSON value.
+fn report_value(
+    schema: &RequestedSchema,
+    value: &Value,
+) -> (Vec<Violation>, Option<serde_json::Error>) {
+    let sink = Sink::new(schema);
+    let slow = Envelope::<IgnoredAny>::new(&sink).deserialize(value);
+    (sink.take(), slow.err())
 }
 
 /// Parses a URL-mode reply held as JSON text: the action only.
@@ -85,29 +98,39 @@ pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<IgnoredAny>, Elicit
         .deserialize(&mut de)
         .and_then(|outcome| de.end().map(|()| outcome));
     // Content is never read, so the first pass already saw everything there is to report.
-    finish(sink, fast, || (Vec::new(), None))
+    finish(sink, fast, &|| (Vec::new(), None))
 }
 
 /// Parses a URL-mode reply held as a JSON value.
 pub(crate) fn consent_from_value(value: &Value) -> Result<Outcome<IgnoredAny>, ElicitError> {
     let sink = Sink::new(RequestedSchema::empty());
     let fast = Envelope::consent(&sink).deserialize(value);
-    finish(sink, fast, || (Vec::new(), None))
+    finish(sink, fast, &|| (Vec::new(), None))
 }
 
+/// The outcome of the fast pass, or the error that lists every violation. Only the success
+/// path is generic; the rest is compiled once.
 fn finish<C>(
     sink: Sink<'_>,
     fast: Result<Outcome<C>, serde_json::Error>,
-    report: impl FnOnce() -> (Vec<Violation>, Option<serde_json::Error>),
+    report: &dyn Fn() -> (Vec<Violation>, Option<serde_json::Error>),
 ) -> Result<Outcome<C>, ElicitError> {
     match fast {
         Ok(outcome) if sink.is_empty() => Ok(outcome),
         Ok(_) => Err(sink.into_error()),
-        Err(fast_error) => {
-            let (violations, slow_error) = report();
-            Err(failure(sink, fast_error, violations, slow_error))
-        }
+        Err(fast_error) => Err(report_failure(sink, fast_error, report)),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn report_failure(
+    sink: Sink<'_>,
+    fast_error: serde_json::Error,
+    report: &dyn Fn() -> (Vec<Violation>, Option<serde_json::Error>),
+) -> ElicitError {
+    let (violations, slow_error) = report();
+    failure(sink, fast_error, violations, slow_error)
 }
 
 /// The error for a reply the fast pass could not finish. Not generic: compiled once.
