@@ -6,13 +6,14 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
 use crate::error::ElicitError;
 use crate::jsonrpc::{self, RequestId};
 use crate::result::ElicitAction;
+use crate::validate::adapter::Report;
 use crate::validate::envelope::{Envelope, Outcome};
 use crate::validate::{Sink, run};
 use crate::version::ProtocolVersion;
@@ -206,7 +207,7 @@ impl UrlElicitResult {
         run::consent_from_value(value).map(Self::from_outcome)
     }
 
-    fn from_outcome(outcome: Outcome<IgnoredAny>) -> Self {
+    fn from_outcome<C>(outcome: Outcome<C>) -> Self {
         match outcome {
             Outcome::Accept(_) => UrlElicitResult::Accept,
             Outcome::Decline => UrlElicitResult::Decline,
@@ -218,7 +219,7 @@ impl UrlElicitResult {
 impl<'de> Deserialize<'de> for UrlElicitResult {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let sink = Sink::new(crate::schema::RequestedSchema::empty());
-        match Envelope::consent(&sink).deserialize(d) {
+        match Envelope::<Report>::consent(&sink).deserialize(d) {
             Ok(outcome) => Ok(Self::from_outcome(outcome)),
             Err(e) if sink.is_empty() => Err(e),
             Err(_) => Err(serde::de::Error::custom(sink.into_error())),

@@ -243,6 +243,27 @@ fn content_that_is_not_an_object_is_refused() {
     }
 }
 
+/// The `Deserialize` impl stops at the first error; for a reply or content of the wrong shape,
+/// that error says what was expected.
+#[test]
+fn the_serde_path_names_a_reply_or_content_of_the_wrong_shape() {
+    for content in [json!("x"), json!([1]), json!(3), json!(true)] {
+        let e = serde_json::from_str::<ElicitResult<Form>>(&accept(content.clone())).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("expected a JSON object of form values"),
+            "{content}: {e}"
+        );
+    }
+    for reply in ["[1]", "3", "\"accept\"", "null"] {
+        let e = serde_json::from_str::<ElicitResult<Form>>(reply).unwrap_err();
+        assert!(
+            e.to_string().contains("expected an ElicitResult object"),
+            "{reply}: {e}"
+        );
+    }
+}
+
 #[test]
 fn integers_accept_integral_floats_and_nothing_else() {
     for (age, ok) in [

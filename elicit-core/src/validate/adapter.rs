@@ -14,6 +14,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::check::{Check, Hint, Target};
+use super::envelope::{Envelope, Outcome};
 use super::{BitSet, Sink};
 use crate::error::{Location, Rule};
 
@@ -32,16 +33,67 @@ impl<'a, 's, C> ContentSeed<'a, 's, C> {
     }
 }
 
-/// What accepted content can be read into: any `Deserialize` type, through the rules, or the
-/// runtime's [`Content`](crate::Content), which fills a slot per property.
+/// What accepted content can be read into: any `Deserialize` type, through the rules; the
+/// runtime's [`Content`](crate::Content), which fills a slot per property; or [`Report`], the
+/// pass that lists every violation.
 pub(crate) trait ReadContent<'de>: Sized {
     /// Reads content from `d`, every value checked on its way.
     fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error>;
+
+    /// Asks `d` for the reply. A fast pass asks for a map, the only shape that can succeed, so
+    /// its deserializer holds only the code for maps; anything else fails it, and the report
+    /// pass says what arrived.
+    fn envelope<D: Deserializer<'de>>(
+        envelope: Envelope<'_, '_, Self>,
+        d: D,
+    ) -> Result<Outcome<Self>, D::Error> {
+        d.deserialize_map(envelope)
+    }
 }
 
 impl<'de, C: de::Deserialize<'de>> ReadContent<'de> for C {
     fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
         C::deserialize(ContentDe::new(sink, d))
+    }
+}
+
+/// The report pass: reads every value of any shape, records what each breaks, keeps nothing.
+pub(crate) struct Report;
+
+impl<'de> ReadContent<'de> for Report {
+    fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Report, D::Error> {
+        <de::IgnoredAny as de::Deserialize>::deserialize(ReportDe { sink, inner: d })
+            .map(|_| Report)
+    }
+
+    fn envelope<D: Deserializer<'de>>(
+        envelope: Envelope<'_, '_, Report>,
+        d: D,
+    ) -> Result<Outcome<Report>, D::Error> {
+        d.deserialize_any(envelope)
+    }
+}
+
+/// Content of any JSON type, for the report pass: what is not an object is named.
+struct ReportDe<'a, 's, D> {
+    sink: &'a Sink<'s>,
+    inner: D,
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ReportDe<'_, '_, D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_any(ContentVisitor {
+            sink: self.sink,
+            visitor,
+        })
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }
 
@@ -68,8 +120,10 @@ impl<'a, 's, D> ContentDe<'a, 's, D> {
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for ContentDe<'_, '_, D> {
     type Error = D::Error;
 
+    /// Content is an object, or `null` (read as `{}`): asked for as an option of a map, so the
+    /// deserializer holds only that code. Anything else fails here, and the report pass names it.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_any(ContentVisitor {
+        self.inner.deserialize_option(ContentVisitor {
             sink: self.sink,
             visitor,
         })
@@ -117,6 +171,10 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
         self.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        d.deserialize_map(self)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {

@@ -40,7 +40,7 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
     }
 }
 
-impl<'a, 's> Envelope<'a, 's, IgnoredAny> {
+impl<'a, 's, C> Envelope<'a, 's, C> {
     /// Reads a URL-mode reply: only the action matters.
     pub(crate) fn consent(sink: &'a Sink<'s>) -> Self {
         Envelope {
@@ -55,7 +55,7 @@ impl<'de, C: ReadContent<'de>> DeserializeSeed<'de> for Envelope<'_, '_, C> {
     type Value = Outcome<C>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Outcome<C>, D::Error> {
-        d.deserialize_any(self)
+        C::envelope(self, d)
     }
 }
 

@@ -3,14 +3,14 @@
 //!
 //! The fast pass stops at the first error the target itself raises (a string where `T` has a
 //! number, say). Rules that do not stop the target (a length, a range, a format) are all
-//! recorded in the fast pass already. When it stops, the reply is read again into `IgnoredAny`,
+//! recorded in the fast pass already. When it stops, the reply is read again as a [`Report`],
 //! which never stops, so the error lists everything. A valid reply is read once.
 
-use serde::de::{DeserializeSeed, IgnoredAny};
+use serde::de::DeserializeSeed;
 use serde_json::Value;
 
 use super::Sink;
-use super::adapter::ReadContent;
+use super::adapter::{ReadContent, Report};
 use super::envelope::{Envelope, Outcome};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
@@ -62,7 +62,7 @@ fn report_str(
 ) -> (Vec<Violation>, Option<serde_json::Error>) {
     let sink = Sink::with_limits(schema, limits);
     let mut de = serde_json::Deserializer::from_str(json);
-    let slow = Envelope::<IgnoredAny>::new(&sink)
+    let slow = Envelope::<Report>::new(&sink)
         .deserialize(&mut de)
         .and_then(|_| de.end());
     (sink.take(), slow.err())
@@ -84,27 +84,28 @@ fn report_value(
     value: &Value,
 ) -> (Vec<Violation>, Option<serde_json::Error>) {
     let sink = Sink::new(schema);
-    let slow = Envelope::<IgnoredAny>::new(&sink).deserialize(value);
+    let slow = Envelope::<Report>::new(&sink).deserialize(value);
     (sink.take(), slow.err())
 }
 
 /// Parses a URL-mode reply held as JSON text: the action only.
-pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<IgnoredAny>, ElicitError> {
+pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<Report>, ElicitError> {
     check_size(json.as_bytes(), &Limits::DEFAULT)?;
     let schema = RequestedSchema::empty();
     let sink = Sink::new(schema);
     let mut de = serde_json::Deserializer::from_str(json);
-    let fast = Envelope::consent(&sink)
+    let fast = Envelope::<Report>::consent(&sink)
         .deserialize(&mut de)
         .and_then(|outcome| de.end().map(|()| outcome));
-    // Content is never read, so the first pass already saw everything there is to report.
+    // Content is never read and the reply is read as any JSON, so the first pass already saw
+    // everything there is to report.
     finish(sink, fast, &|| (Vec::new(), None))
 }
 
 /// Parses a URL-mode reply held as a JSON value.
-pub(crate) fn consent_from_value(value: &Value) -> Result<Outcome<IgnoredAny>, ElicitError> {
+pub(crate) fn consent_from_value(value: &Value) -> Result<Outcome<Report>, ElicitError> {
     let sink = Sink::new(RequestedSchema::empty());
-    let fast = Envelope::consent(&sink).deserialize(value);
+    let fast = Envelope::<Report>::consent(&sink).deserialize(value);
     finish(sink, fast, &|| (Vec::new(), None))
 }
 
