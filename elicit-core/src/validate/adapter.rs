@@ -36,14 +36,14 @@ impl<'a, 's, C> ContentSeed<'a, 's, C> {
 /// What accepted content can be read into: any `Deserialize` type, through the rules; the
 /// runtime's [`Content`](crate::Content), which fills a slot per property; or [`Report`], the
 /// pass that lists every violation.
-pub(crate) trait ReadContent<'de>: Sized {
+pub(crate) trait ReadContent: Sized {
     /// Reads content from `d`, every value checked on its way.
-    fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error>;
+    fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error>;
 
     /// Asks `d` for the reply. A fast pass asks for a map, the only shape that can succeed, so
     /// its deserializer holds only the code for maps; anything else fails it, and the report
     /// pass says what arrived.
-    fn envelope<D: Deserializer<'de>>(
+    fn envelope<'de, D: Deserializer<'de>>(
         envelope: Envelope<'_, '_, Self>,
         d: D,
     ) -> Result<Outcome<Self>, D::Error> {
@@ -51,8 +51,8 @@ pub(crate) trait ReadContent<'de>: Sized {
     }
 }
 
-impl<'de, C: de::Deserialize<'de>> ReadContent<'de> for C {
-    fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
+impl<C: de::DeserializeOwned> ReadContent for C {
+    fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
         C::deserialize(ContentDe::new(sink, d))
     }
 }
@@ -60,13 +60,13 @@ impl<'de, C: de::Deserialize<'de>> ReadContent<'de> for C {
 /// The report pass: reads every value of any shape, records what each breaks, keeps nothing.
 pub(crate) struct Report;
 
-impl<'de> ReadContent<'de> for Report {
-    fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Report, D::Error> {
+impl ReadContent for Report {
+    fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Report, D::Error> {
         <de::IgnoredAny as de::Deserialize>::deserialize(ReportDe { sink, inner: d })
             .map(|_| Report)
     }
 
-    fn envelope<D: Deserializer<'de>>(
+    fn envelope<'de, D: Deserializer<'de>>(
         envelope: Envelope<'_, '_, Report>,
         d: D,
     ) -> Result<Outcome<Report>, D::Error> {
@@ -97,7 +97,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ReportDe<'_, '_, D> {
     }
 }
 
-impl<'de, C: ReadContent<'de>> DeserializeSeed<'de> for ContentSeed<'_, '_, C> {
+impl<'de, C: ReadContent> DeserializeSeed<'de> for ContentSeed<'_, '_, C> {
     type Value = C;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<C, D::Error> {

@@ -51,7 +51,7 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
     }
 }
 
-impl<'de, C: ReadContent<'de>> DeserializeSeed<'de> for Envelope<'_, '_, C> {
+impl<'de, C: ReadContent> DeserializeSeed<'de> for Envelope<'_, '_, C> {
     type Value = Outcome<C>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Outcome<C>, D::Error> {
@@ -73,7 +73,7 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
     }
 }
 
-impl<'de, C: ReadContent<'de>> Visitor<'de> for Envelope<'_, '_, C> {
+impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
     type Value = Outcome<C>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -120,18 +120,18 @@ impl<'de, C: ReadContent<'de>> Visitor<'de> for Envelope<'_, '_, C> {
             None => Err(self.refuse(Rule::ActionMissing, None)),
             Some(ElicitAction::Decline) => Ok(Outcome::Decline),
             Some(ElicitAction::Cancel) => Ok(Outcome::Cancel),
-            Some(ElicitAction::Accept) if self.consent => Ok(Outcome::Accept(C::read(
-                self.sink,
-                de::value::UnitDeserializer::<A::Error>::new(),
-            )?)),
             Some(ElicitAction::Accept) => {
                 let content = match (content, early) {
                     (Some(c), _) => c,
-                    (None, Some(value)) => ContentSeed::new(self.sink)
-                        .deserialize(value)
-                        .map_err(de::Error::custom)?,
-                    (None, None) => ContentSeed::new(self.sink)
-                        .deserialize(de::value::UnitDeserializer::<A::Error>::new())?,
+                    // Content that came before the action, no content, and the consent of URL
+                    // mode are all read from a `&Value`: one more copy of the target's reader
+                    // per form, shared with `from_value`, rather than one per case.
+                    (None, early) => {
+                        let value = early.unwrap_or(Value::Null);
+                        ContentSeed::new(self.sink)
+                            .deserialize(&value)
+                            .map_err(de::Error::custom)?
+                    }
                 };
                 Ok(Outcome::Accept(content))
             }

@@ -40,7 +40,7 @@ pub(crate) fn utf8(json: &[u8]) -> Result<&str, ElicitError> {
 }
 
 /// Parses a reply held as JSON text.
-pub(crate) fn from_str<C: for<'de> ReadContent<'de>>(
+pub(crate) fn from_str<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
@@ -69,7 +69,7 @@ fn report_str(
 }
 
 /// Parses a reply held as a JSON value.
-pub(crate) fn from_value<C: for<'de> ReadContent<'de>>(
+pub(crate) fn from_value<C: ReadContent>(
     schema: &RequestedSchema,
     value: &Value,
 ) -> Result<Outcome<C>, ElicitError> {

@@ -10,8 +10,8 @@ use super::Sink;
 use super::adapter::{ContentDe, ReadContent};
 use crate::content::Content;
 
-impl<'de> ReadContent<'de> for Content {
-    fn read<D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error> {
+impl ReadContent for Content {
+    fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error> {
         ContentDe::new(sink, d).deserialize_map(Slots { sink })
     }
 }
