@@ -268,12 +268,31 @@ fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema
             ),
         }
     }
-    Ok(RequestedSchema::build(
-        properties,
-        deny_unknown,
-        dialect,
-        Vec::new(),
-    ))
+    let schema = RequestedSchema::build(properties, deny_unknown, dialect, Vec::new());
+    check_defaults(&schema)?;
+    Ok(schema)
+}
+
+/// Every default must pass its own property's rules (length, format, range, item count...),
+/// checked by the same rules that check a reply: a client fills it in as the user's answer,
+/// and a server fills it into accepted content.
+fn check_defaults(schema: &RequestedSchema) -> Result<(), SchemaError> {
+    for prop in &schema.properties {
+        let Some(default) = prop.kind.default_value() else {
+            continue;
+        };
+        if let Err(e) = schema.validate_property(&prop.name, &default) {
+            let rule = e
+                .violations()
+                .first()
+                .map_or_else(String::new, |v| v.rule().to_string());
+            return Err(SchemaError::property(
+                prop.name.as_str(),
+                format!("`default` {default} breaks its own rules: it {rule}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn refuse(obj: &Map<String, Value>, name: Option<&str>) -> Result<(), SchemaError> {
