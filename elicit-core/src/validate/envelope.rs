@@ -121,17 +121,14 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
             Some(ElicitAction::Decline) => Ok(Outcome::Decline),
             Some(ElicitAction::Cancel) => Ok(Outcome::Cancel),
             Some(ElicitAction::Accept) => {
-                let content = match (content, early) {
-                    (Some(c), _) => c,
+                let content = match content {
+                    Some(c) => c,
                     // Content that came before the action, no content, and the consent of URL
                     // mode are all read from a `&Value`: one more copy of the target's reader
                     // per form, shared with `from_value`, rather than one per case.
-                    (None, early) => {
-                        let value = early.unwrap_or(Value::Null);
-                        ContentSeed::new(self.sink)
-                            .deserialize(&value)
-                            .map_err(de::Error::custom)?
-                    }
+                    None => ContentSeed::new(self.sink)
+                        .deserialize(&early.unwrap_or(Value::Null))
+                        .map_err(de::Error::custom)?,
                 };
                 Ok(Outcome::Accept(content))
             }
