@@ -39,6 +39,12 @@ impl SchemaCache {
         self.slots[version.index()].get_or_init(build).as_ref()
     }
 
+    /// The schema for `version`, if it was built already.
+    #[inline]
+    pub fn built(&self, version: ProtocolVersion) -> Option<&Result<RequestedSchema, SchemaError>> {
+        self.slots[version.index()].get()
+    }
+
     /// The cache of a generic type `T`. A `static` in generic code is shared by every
     /// instantiation, so generic types keep their caches in a map keyed by type.
     pub fn for_type<T: ?Sized + 'static>() -> &'static SchemaCache {

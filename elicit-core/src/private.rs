@@ -116,8 +116,22 @@ fn lower_fields(
 }
 
 /// `T`'s schema for `version` from `cache`, built by `build` on first use; older versions are
-/// derived from the newest. Not generic: one copy serves every type.
+/// derived from the newest. A built schema is returned inline; building is not generic, so one
+/// copy serves every type.
+#[inline]
 pub fn cached_schema(
+    cache: &'static SchemaCache,
+    version: ProtocolVersion,
+    build: fn() -> Result<RequestedSchema, SchemaError>,
+) -> Result<&'static RequestedSchema, SchemaError> {
+    match cache.built(version) {
+        Some(Ok(schema)) => Ok(schema),
+        _ => build_schema(cache, version, build),
+    }
+}
+
+#[inline(never)]
+fn build_schema(
     cache: &'static SchemaCache,
     version: ProtocolVersion,
     build: fn() -> Result<RequestedSchema, SchemaError>,
