@@ -1,7 +1,7 @@
 //! serde adapters that put the rules of [`super::check`] between a deserializer and its target.
 //!
 //! - [`ContentSeed`] reads accepted `content` into any [`ReadContent`] target (`T`, the runtime's
-//!   [`Content`](crate::Content), `IgnoredAny`).
+//!   [`Content`](crate::Content), or [`Report`], which keeps nothing but the violations).
 //! - [`ContentMap`] sees every key: it finds the property, refuses duplicates and unknown keys
 //!   where the form asks, and at the end reports missing required properties.
 //! - [`Checked`] wraps one property's value so every scalar passes through [`Check`].

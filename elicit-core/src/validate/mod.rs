@@ -4,7 +4,7 @@
 //! There is one implementation of the rules ([`check`]). The adapters in [`adapter`] wrap any
 //! serde `Deserializer` so that every value passes through those rules on its way into the
 //! target: a user's type `T` on the typed path, a [`Content`](crate::Content) on the runtime
-//! path, or `IgnoredAny` when only the list of violations is wanted.
+//! path, or nothing but the list of violations on the report pass and in `validate_content`.
 //!
 //! A broken rule is recorded in a [`Sink`] and the value is still handed on, so one pass finds
 //! every violation that does not stop the target's own deserializer.
