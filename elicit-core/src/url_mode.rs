@@ -13,7 +13,6 @@ use serde_json::{Value, json};
 use crate::error::ElicitError;
 use crate::jsonrpc::{self, RequestId};
 use crate::result::ElicitAction;
-use crate::validate::adapter::Report;
 use crate::validate::envelope::{Envelope, Outcome};
 use crate::validate::{Sink, run};
 use crate::version::ProtocolVersion;
@@ -219,7 +218,7 @@ impl UrlElicitResult {
 impl<'de> Deserialize<'de> for UrlElicitResult {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let sink = Sink::new(crate::schema::RequestedSchema::empty());
-        match Envelope::<Report>::consent(&sink).deserialize(d) {
+        match Envelope::consent(&sink).deserialize(d) {
             Ok(outcome) => Ok(Self::from_outcome(outcome)),
             Err(e) if sink.is_empty() => Err(e),
             Err(_) => Err(serde::de::Error::custom(sink.into_error())),

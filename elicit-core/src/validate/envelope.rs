@@ -10,7 +10,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, Ma
 use serde_json::Value;
 
 use super::Sink;
-use super::adapter::{ContentSeed, ReadContent};
+use super::adapter::{ContentSeed, ReadContent, Report};
 use super::check::stop;
 use crate::error::{Location, Rule};
 use crate::result::ElicitAction;
@@ -40,8 +40,9 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
     }
 }
 
-impl<'a, 's, C> Envelope<'a, 's, C> {
-    /// Reads a URL-mode reply: only the action matters.
+impl<'a, 's> Envelope<'a, 's, Report> {
+    /// Reads a URL-mode reply: only the action matters, and the reply is read as any JSON so
+    /// a single pass names whatever is wrong with it.
     pub(crate) fn consent(sink: &'a Sink<'s>) -> Self {
         Envelope {
             sink,

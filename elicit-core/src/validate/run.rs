@@ -94,7 +94,7 @@ pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<Report>, ElicitErro
     let schema = RequestedSchema::empty();
     let sink = Sink::new(schema);
     let mut de = serde_json::Deserializer::from_str(json);
-    let fast = Envelope::<Report>::consent(&sink)
+    let fast = Envelope::consent(&sink)
         .deserialize(&mut de)
         .and_then(|outcome| de.end().map(|()| outcome));
     // Content is never read and the reply is read as any JSON, so the first pass already saw
@@ -105,7 +105,7 @@ pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<Report>, ElicitErro
 /// Parses a URL-mode reply held as a JSON value.
 pub(crate) fn consent_from_value(value: &Value) -> Result<Outcome<Report>, ElicitError> {
     let sink = Sink::new(RequestedSchema::empty());
-    let fast = Envelope::<Report>::consent(&sink).deserialize(value);
+    let fast = Envelope::consent(&sink).deserialize(value);
     finish(sink, fast, &|| (Vec::new(), None))
 }
 
