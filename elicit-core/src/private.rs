@@ -11,17 +11,42 @@ pub use schemars;
 pub use serde;
 pub use serde_json;
 
-use crate::Elicit;
 use crate::custom::Invalid;
 use crate::error::{Location, Rule, SchemaError, Violation};
 use crate::schema::{FieldOrder, RequestedSchema, lower};
+use crate::validate::{fast, run};
 use crate::version::ProtocolVersion;
+use crate::{Content, Elicit, ElicitError, ElicitResult, Limits};
 
 /// For each field serde reads, in declaration order: the variants of its choice enum, if any.
 pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
 
 /// Message used when a form type has neither a doc comment nor `#[elicit(message = "..")]`.
 pub const DEFAULT_MESSAGE: &str = "Please provide the requested information.";
+
+/// The fast pass over reply text alone: the content it reads, or `None` where it gives up. For
+/// the tests that hold it to the full parse.
+pub fn fast_pass<T: Elicit>(json: &str) -> Option<T> {
+    fast::accept::<T>(T::requested_schema(), json, &Limits::DEFAULT)
+}
+
+/// The full parse alone (the serde_json passes, no fast pass), before `T`'s own checks.
+pub fn full_parse<T: Elicit>(json: &str) -> Result<ElicitResult<T>, ElicitError> {
+    run::full_str(T::requested_schema(), json, &Limits::DEFAULT).map(ElicitResult::from_outcome)
+}
+
+/// [`fast_pass`] into the runtime's [`Content`].
+pub fn fast_pass_content(schema: &RequestedSchema, json: &str) -> Option<Content> {
+    fast::accept::<Content>(schema, json, &Limits::DEFAULT)
+}
+
+/// [`full_parse`] into the runtime's [`Content`], before defaults are filled.
+pub fn full_parse_content(
+    schema: &RequestedSchema,
+    json: &str,
+) -> Result<ElicitResult<Content>, ElicitError> {
+    run::full_str(schema, json, &Limits::DEFAULT).map(ElicitResult::from_outcome)
+}
 
 /// The wire names of an enum's variants in declaration order, as serde's derive lists them.
 pub fn variants_of<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {

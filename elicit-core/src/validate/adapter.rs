@@ -15,6 +15,7 @@ use serde::forward_to_deserialize_any;
 
 use super::check::{Check, Hint, Target};
 use super::envelope::{Envelope, Outcome};
+use super::fast::{GiveUp, Object};
 use super::{BitSet, Sink};
 use crate::error::{Location, Rule};
 
@@ -49,11 +50,21 @@ pub(crate) trait ReadContent: Sized {
     ) -> Result<Outcome<Self>, D::Error> {
         d.deserialize_map(envelope)
     }
+
+    /// Reads content in the fast pass over reply text, or gives up on it (the report pass
+    /// always does: it must see every violation).
+    fn fast(_sink: &Sink<'_>, _content: Object<'_, '_, '_, '_>) -> Result<Self, GiveUp> {
+        Err(GiveUp)
+    }
 }
 
 impl<C: de::DeserializeOwned> ReadContent for C {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
         C::deserialize(ContentDe::new(sink, d))
+    }
+
+    fn fast(_sink: &Sink<'_>, content: Object<'_, '_, '_, '_>) -> Result<C, GiveUp> {
+        C::deserialize(content)
     }
 }
 

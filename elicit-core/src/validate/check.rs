@@ -102,6 +102,7 @@ impl Target<'_> {
     }
 
     #[cold]
+    #[inline(never)]
     fn wrong_type(&self, sink: &Sink<'_>, received: String) {
         let expected = self.expected();
         self.violation(sink, Rule::Type { expected }, received);
@@ -172,8 +173,32 @@ impl Target<'_> {
         }
     }
 
-    #[inline(never)]
+    /// The common case inline, a number its property allows; the rest out of line.
+    #[inline]
     fn check_num(&self, sink: &Sink<'_>, n: &Num) {
+        if let Target::Prop(Property {
+            kind: Kind::Number(rules),
+            ..
+        }) = *self
+        {
+            let value = n.as_f64();
+            let whole = !rules.integer || !matches!(*n, Num::F(f) if f.fract() != 0.0);
+            if whole
+                && rules.minimum.is_none_or(|m| value >= m)
+                && rules.maximum.is_none_or(|m| value <= m)
+                && rules.exclusive_minimum.is_none_or(|m| value > m)
+                && rules.exclusive_maximum.is_none_or(|m| value < m)
+            {
+                return;
+            }
+        }
+        self.number_violations(sink, n);
+    }
+
+    /// Records what a number breaks.
+    #[cold]
+    #[inline(never)]
+    fn number_violations(&self, sink: &Sink<'_>, n: &Num) {
         let Target::Prop(Property {
             kind: Kind::Number(rules),
             ..
@@ -210,6 +235,7 @@ impl Target<'_> {
         }
     }
 
+    #[inline]
     fn check_bool(&self, sink: &Sink<'_>, v: bool) {
         if !matches!(
             self,

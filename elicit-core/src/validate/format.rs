@@ -228,17 +228,22 @@ fn is_host_name(host: &str) -> bool {
 /// An absolute URI (RFC 3986 section 4.3 plus an optional fragment): a scheme, `:`, then only
 /// characters URIs allow, with well-formed percent-escapes and at most one `#`.
 fn is_absolute_uri(s: &str) -> bool {
-    let Some(colon) = s.find(':') else {
+    // The scheme: a letter, then letters, digits, `+`, `-` and `.`, up to the first `:`.
+    let mut colon = None;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let scheme = match i {
+            0 => b.is_ascii_alphabetic(),
+            _ => b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'),
+        };
+        if !scheme {
+            colon = (b == b':' && i > 0).then_some(i);
+            break;
+        }
+    }
+    let Some(colon) = colon else {
         return false;
     };
-    let (scheme, rest) = (&s[..colon], &s[colon + 1..]);
-    let mut chars = scheme.chars();
-    if !chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-    {
-        return false;
-    }
-    let bytes = rest.as_bytes();
+    let bytes = &s.as_bytes()[colon + 1..];
     let mut fragment = false;
     let mut i = 0;
     while i < bytes.len() {

@@ -12,6 +12,7 @@
 pub(crate) mod adapter;
 mod check;
 pub(crate) mod envelope;
+pub(crate) mod fast;
 pub mod format;
 pub(crate) mod run;
 mod slots;

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::Sink;
 use super::adapter::{ReadContent, Report};
 use super::envelope::{Envelope, Outcome};
+use super::fast;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 use crate::schema::RequestedSchema;
@@ -39,13 +40,25 @@ pub(crate) fn utf8(json: &[u8]) -> Result<&str, ElicitError> {
     })
 }
 
-/// Parses a reply held as JSON text.
+/// Parses a reply held as JSON text: the fast pass, and the serde_json passes where it gives up.
 pub(crate) fn from_str<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
 ) -> Result<Outcome<C>, ElicitError> {
     check_size(json.as_bytes(), limits)?;
+    match fast::accept::<C>(schema, json, limits) {
+        Some(content) => Ok(Outcome::Accept(content)),
+        None => full_str(schema, json, limits),
+    }
+}
+
+/// The serde_json passes over JSON text, which decide every reply the fast pass gives up on.
+pub(crate) fn full_str<C: ReadContent>(
+    schema: &RequestedSchema,
+    json: &str,
+    limits: &Limits,
+) -> Result<Outcome<C>, ElicitError> {
     let sink = Sink::with_limits(schema, limits);
     let mut de = serde_json::Deserializer::from_str(json);
     let fast = Envelope::<C>::new(&sink)

@@ -8,11 +8,16 @@ use serde_json::Value;
 
 use super::Sink;
 use super::adapter::{ContentDe, ReadContent};
+use super::fast::{GiveUp, Object};
 use crate::content::Content;
 
 impl ReadContent for Content {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error> {
         ContentDe::new(sink, d).deserialize_map(Slots { sink })
+    }
+
+    fn fast(sink: &Sink<'_>, content: Object<'_, '_, '_, '_>) -> Result<Self, GiveUp> {
+        content.deserialize_map(Slots { sink })
     }
 }
 
