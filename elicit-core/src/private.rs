@@ -24,28 +24,34 @@ pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
 /// Message used when a form type has neither a doc comment nor `#[elicit(message = "..")]`.
 pub const DEFAULT_MESSAGE: &str = "Please provide the requested information.";
 
-/// The fast pass over reply text alone: the content it reads, or `None` where it gives up. For
-/// the tests that hold it to the full parse.
-pub fn fast_pass<T: Elicit>(json: &str) -> Option<T> {
-    fast::accept::<T>(T::requested_schema(), json, &Limits::DEFAULT)
+/// The fast pass over reply text alone: the outcome it reads, or `None` where it gives up. For
+/// the tests that hold it to the reference parse.
+pub fn fast_pass<T: Elicit>(json: &str) -> Option<ElicitResult<T>> {
+    fast::read::<T>(T::requested_schema(), json, &Limits::DEFAULT)
+        .ok()
+        .map(ElicitResult::from_outcome)
 }
 
-/// The full parse alone (the serde_json passes, no fast pass), before `T`'s own checks.
-pub fn full_parse<T: Elicit>(json: &str) -> Result<ElicitResult<T>, ElicitError> {
-    run::full_str(T::requested_schema(), json, &Limits::DEFAULT).map(ElicitResult::from_outcome)
+/// The reference parse: serde_json over the text straight into `T` (no fast pass), the report
+/// pass where it fails; before `T`'s own checks.
+pub fn reference_parse<T: Elicit>(json: &str) -> Result<ElicitResult<T>, ElicitError> {
+    run::reference_str(T::requested_schema(), json, &Limits::DEFAULT)
+        .map(ElicitResult::from_outcome)
 }
 
 /// [`fast_pass`] into the runtime's [`Content`].
-pub fn fast_pass_content(schema: &RequestedSchema, json: &str) -> Option<Content> {
-    fast::accept::<Content>(schema, json, &Limits::DEFAULT)
+pub fn fast_pass_content(schema: &RequestedSchema, json: &str) -> Option<ElicitResult<Content>> {
+    fast::read::<Content>(schema, json, &Limits::DEFAULT)
+        .ok()
+        .map(ElicitResult::from_outcome)
 }
 
-/// [`full_parse`] into the runtime's [`Content`], before defaults are filled.
-pub fn full_parse_content(
+/// [`reference_parse`] into the runtime's [`Content`], before defaults are filled.
+pub fn reference_parse_content(
     schema: &RequestedSchema,
     json: &str,
 ) -> Result<ElicitResult<Content>, ElicitError> {
-    run::full_str(schema, json, &Limits::DEFAULT).map(ElicitResult::from_outcome)
+    run::reference_str(schema, json, &Limits::DEFAULT).map(ElicitResult::from_outcome)
 }
 
 /// The wire names of an enum's variants in declaration order, as serde's derive lists them.

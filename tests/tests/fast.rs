@@ -8,7 +8,9 @@
 
 use std::collections::BTreeSet;
 
-use elicit_core::__private::{fast_pass, fast_pass_content, full_parse, full_parse_content};
+use elicit_core::__private::{
+    fast_pass, fast_pass_content, reference_parse, reference_parse_content,
+};
 use elicit_core::{Elicit, ElicitResult, RequestedSchema};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -44,31 +46,34 @@ struct Form {
 
 const VALID: &str = r#"{"action":"accept","content":{"name":"Ada","email":"ada@example.com","age":36,"offset":-3600,"score":97.5,"ratio":0.25,"agree":true,"color":"green","colors":["red","blue"],"list":["red","red"],"note":"hi"}}"#;
 
-/// The fast pass's verdict on `json`, checked against the full parse: a value only where the
-/// full parse accepts the same one (compared as `Debug` text, so `-0.0` differs from `0.0`).
+/// Checks the parse of `json` against the reference parse (serde_json straight into the
+/// target): the fast pass reads a reply only as the reference does, and the whole parse (the
+/// fast pass, or where it gives up the full parse) reaches the reference's verdict, value and
+/// violations. Values are compared as `Debug` text, so `-0.0` differs from `0.0`. Returns
+/// whether the fast pass read the reply.
 fn agree(json: &str) -> bool {
+    let reference = reference_parse::<Form>(json);
     let fast = fast_pass::<Form>(json);
     if let Some(fast) = &fast {
-        match full_parse::<Form>(json) {
-            Ok(ElicitResult::Accept(full)) => {
-                assert_eq!(format!("{fast:?}"), format!("{full:?}"), "typed: {json}")
-            }
-            other => panic!("the fast pass read {json}\nthe full parse says {other:?}"),
+        match &reference {
+            Ok(r) => assert_eq!(format!("{fast:?}"), format!("{r:?}"), "typed: {json}"),
+            Err(e) => panic!("the fast pass read {json}\nthe reference says {e:?}"),
         }
     }
+    let whole = ElicitResult::<Form>::from_json(json);
+    assert_eq!(format!("{whole:?}"), format!("{reference:?}"), "{json}");
     let schema = Form::requested_schema();
-    let content = fast_pass_content(schema, json);
-    if let Some(content) = &content {
-        match full_parse_content(schema, json) {
-            Ok(ElicitResult::Accept(full)) => {
-                assert_eq!(
-                    format!("{content:?}"),
-                    format!("{full:?}"),
-                    "content: {json}"
-                )
-            }
-            other => panic!("the fast pass read {json} as content\nthe full parse says {other:?}"),
+    let reference = reference_parse_content(schema, json);
+    if let Some(content) = fast_pass_content(schema, json) {
+        match &reference {
+            Ok(r) => assert_eq!(format!("{content:?}"), format!("{r:?}"), "content: {json}"),
+            Err(e) => panic!("the fast pass read {json} as content\nthe reference says {e:?}"),
         }
+    }
+    let whole = schema.parse_result_json(json);
+    assert_eq!(whole.is_ok(), reference.is_ok(), "content: {json}");
+    if let (Err(a), Err(b)) = (&whole, &reference) {
+        assert_eq!(a, b, "content: {json}");
     }
     fast.is_some()
 }
@@ -83,8 +88,6 @@ fn the_fast_pass_takes_the_common_replies() {
             .replace(',', "\r\n, ")
             .replace('{', "{ ")
             .replace('}', " }"),
-        // Content first, then the action.
-        r#"{"content":{"name":"Ada","age":1,"agree":false},"action":"accept"}"#.to_owned(),
         // Keys in another order, optional fields absent.
         r#"{"action":"accept","content":{"agree":true,"age":120,"name":"Ada Lovelace"}}"#
             .to_owned(),
@@ -97,9 +100,29 @@ fn the_fast_pass_takes_the_common_replies() {
         VALID.replace("-3600", "-9007199254740991"),
         VALID.replace("\"Ada\"", "\"Åda ☃\""),
         VALID.replace("0.25", "-0.0"),
+        // Numbers read by serde_json itself: `-0` (a float to it), long or with an exponent.
+        VALID.replace("-3600", "-0"),
+        VALID.replace("97.5", "1.2345678901234567e1"),
+        VALID.replace("0.25", "0.1234567890123456789"),
         VALID.replace("97.5", "0.30000000000000004"),
         VALID.replace("97.5", "99.99999999999999"),
         VALID.replace("[\"red\",\"red\"]", "[]"),
+        // Escapes in values, unescaped by serde_json.
+        VALID.replace("\"Ada\"", "\"A\\nd\\u0061\\\"\""),
+        // Decline and cancel, their content skipped; other envelope keys skipped.
+        VALID.replace("accept", "decline"),
+        VALID.replace("accept", "cancel"),
+        VALID.replace(
+            "{\"action\"",
+            "{\"_meta\":{\"a\":[1,{\"b\":null}]},\"action\"",
+        ),
+        VALID.replace("}}", "},\"_meta\":7}"),
+        // A key the form does not name (it does not deny them), with a value of any shape.
+        VALID.replace("\"note\":\"hi\"", "\"note\":\"hi\",\"other\":1"),
+        VALID.replace(
+            "{\"name\"",
+            "{\"x\":{\"a\":[1,{\"b\":null}],\"c\":\"\\n\"},\"name\"",
+        ),
     ];
     for reply in &replies {
         assert!(agree(reply), "the fast pass gave up on {reply}");
@@ -113,13 +136,15 @@ fn the_fast_pass_takes_the_common_replies() {
 #[test]
 fn the_fast_pass_gives_up_on_what_it_does_not_read() {
     let replies = [
-        // Escapes, in a key or a value.
+        // An escape in a key, a control character or a broken escape in a value.
         VALID.replace("\"name\"", "\"n\\u0061me\""),
-        VALID.replace("\"Ada\"", "\"A\\nda\""),
-        // Another action, another envelope key, a broken envelope.
-        VALID.replace("accept", "decline"),
-        VALID.replace("{\"action\"", "{\"_meta\":{},\"action\""),
+        VALID.replace("\"Ada\"", "\"A\u{1}da\""),
+        VALID.replace("\"Ada\"", "\"A\\uD800\""),
+        // Content before the action, no content, a broken envelope.
+        r#"{"content":{"name":"Ada","age":1,"agree":false},"action":"accept"}"#.to_owned(),
+        r#"{"action":"accept"}"#.to_owned(),
         VALID.replace("\"accept\"", "\"Accept\""),
+        VALID.replace("{\"action\"", "{\"action\":\"accept\",\"action\""),
         format!("{VALID} x"),
         VALID[..VALID.len() - 1].to_owned(),
         // Content that breaks a rule or the target.
@@ -131,11 +156,10 @@ fn the_fast_pass_gives_up_on_what_it_does_not_read() {
         VALID.replace("[\"red\",\"blue\"]", "[\"red\",\"red\"]"),
         VALID.replace("\"agree\":true,", ""),
         VALID.replace("\"offset\":-3600", "\"offset\":null"),
-        VALID.replace("\"note\":\"hi\"", "\"note\":\"hi\",\"other\":1"),
         VALID.replace("\"note\":\"hi\"", "\"note\":\"hi\",\"age\":36"),
-        // Numbers serde_json reads another way, or refuses.
-        VALID.replace("-3600", "-0"),
+        // Numbers out of range, or not JSON numbers.
         VALID.replace("-3600", "-9223372036854775809"),
+        VALID.replace("0.25", "1e39"),
         VALID.replace("\"age\":36", "\"age\":036"),
         VALID.replace("97.5", "97."),
         VALID.replace("97.5", "1e400"),
@@ -145,6 +169,35 @@ fn the_fast_pass_gives_up_on_what_it_does_not_read() {
     ];
     for reply in &replies {
         assert!(!agree(reply), "the fast pass read {reply}");
+    }
+}
+
+/// Where serde_json refuses a value the fast pass handed it (a number out of range, a value
+/// under a key the form does not name), the error and its position in the reply are the ones
+/// the reference gives.
+#[test]
+fn errors_from_values_read_by_serde_json_name_the_same_place() {
+    for reply in [
+        VALID.replace("\"age\":36", "\"age\":1e999"),
+        VALID.replace("0.25", "-1e999"),
+        VALID.replace("0.25", "\n  1e39"),
+        VALID.replace(
+            "\"note\":\"hi\"",
+            "\"note\":\"hi\",\"other\":[\n 1,\n  1e999]",
+        ),
+        VALID.replace(
+            "\"note\":\"hi\"",
+            "\"note\":\"hi\",\"other\":{\"a\":\n\n1e999}",
+        ),
+        VALID.replace("\"note\":\"hi\"", "\"note\":\"hi\",\"other\": 1e999"),
+    ] {
+        agree(&reply);
+        let schema = Form::requested_schema();
+        assert!(
+            reference_parse::<Form>(&reply).is_err()
+                || reference_parse_content(schema, &reply).is_err(),
+            "{reply}"
+        );
     }
 }
 
@@ -336,17 +389,24 @@ fn the_fast_pass_agrees_on_runtime_content() {
             false,
         ),
         (r#"{"action":"accept","content":{"n":1}}"#, false),
-        (r#"{"action":"accept","content":{"ok":true,"x":1}}"#, false),
+        (
+            r#"{"action":"accept","content":{"ok":true,"x":[{"y":null}]}}"#,
+            true,
+        ),
+        (
+            r#"{"action":"accept","content":{"ok":true,"x":1,"x":2}}"#,
+            true,
+        ),
     ] {
         let content = fast_pass_content(&schema, json);
         assert_eq!(content.is_some(), fast, "{json}");
+        let reference = reference_parse_content(&schema, json);
         if let Some(content) = content {
             taken += 1;
-            match full_parse_content(&schema, json) {
-                Ok(ElicitResult::Accept(full)) => assert_eq!(content, full, "{json}"),
-                other => panic!("{json}: {other:?}"),
-            }
+            assert_eq!(Ok(content), reference, "{json}");
         }
+        let whole = schema.parse_result_json(json);
+        assert_eq!(whole.is_ok(), reference.is_ok(), "{json}");
     }
-    assert_eq!(taken, 2);
+    assert_eq!(taken, 4);
 }

@@ -539,3 +539,27 @@ proptest! {
         let _ = Order::requested_schema().parse_result(&json!({"action": "accept", "content": value}));
     }
 }
+
+/// A key the schema does not name, sent twice, keeps its first place and its last value, as in
+/// a `serde_json` map, on the fast pass and on the full parse alike.
+#[test]
+fn a_repeated_unknown_key_keeps_its_last_value() {
+    let schema = RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": {"ok": {"type": "boolean"}}
+    }))
+    .unwrap();
+    for reply in [
+        r#"{"action":"accept","content":{"x":1,"ok":true,"y":3,"x":2}}"#,
+        // Content before the action: the full parse reads it.
+        r#"{"content":{"x":1,"ok":true,"y":3,"x":2},"action":"accept"}"#,
+    ] {
+        let content = schema.parse_result_json(reply).unwrap().accepted().unwrap();
+        let pairs: Vec<(&str, &Value)> = content.iter().collect();
+        assert_eq!(
+            pairs,
+            [("ok", &json!(true)), ("x", &json!(2)), ("y", &json!(3))],
+            "{reply}"
+        );
+    }
+}

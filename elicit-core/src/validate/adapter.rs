@@ -54,7 +54,7 @@ pub(crate) trait ReadContent: Sized {
     /// Reads content in the fast pass over reply text, or gives up on it (the report pass
     /// always does: it must see every violation).
     fn fast(_sink: &Sink<'_>, _content: Object<'_, '_, '_, '_>) -> Result<Self, GiveUp> {
-        Err(GiveUp)
+        Err(GiveUp::SHAPE)
     }
 }
 

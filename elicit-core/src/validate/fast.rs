@@ -16,77 +16,202 @@
 use std::fmt;
 
 use serde::de::value::BorrowedStrDeserializer;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::adapter::{Checked, ReadContent};
 use super::check::Target;
+use super::envelope::Outcome;
 use super::{BitSet, Sink};
+use crate::error::{Rule, Violation};
 use crate::limits::Limits;
+use crate::result::ElicitAction;
 use crate::schema::RequestedSchema;
 
-/// Why the fast pass stopped: it never says more, as the serde_json passes read the reply again
-/// and give the error.
+/// Why the fast pass stopped: a shape it does not read, broken JSON or a broken rule (the full
+/// parse reads the reply and says what is wrong), or a value the target refused. One word, as
+/// it rides in every result.
 #[derive(Debug)]
-pub(crate) struct GiveUp;
+pub(crate) struct GiveUp(Option<Box<Refusal>>);
+
+/// What the target, or serde_json reading a number for it, said of a value the rules allow.
+#[derive(Debug)]
+struct Refusal {
+    message: String,
+    syntax: bool,
+    /// Where in the reply, if not where the pass stopped.
+    at: Option<usize>,
+}
+
+impl GiveUp {
+    pub(crate) const SHAPE: GiveUp = GiveUp(None);
+
+    /// serde_json's error about a value read on its own from `read`, the text from `start` in
+    /// the reply behind `prefix` bytes of its own: its position is moved to the reply's.
+    fn json(e: &serde_json::Error, read: &[u8], start: usize, prefix: usize) -> Self {
+        let message = e.to_string();
+        let at = format!(" at line {} column {}", e.line(), e.column());
+        let message = message.strip_suffix(&at).unwrap_or(&message).to_owned();
+        // The byte at that line and column of what serde_json read, as an offset in the reply.
+        let offset = match e.line() {
+            0 => None,
+            1 => e.column().checked_sub(prefix),
+            line => read
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .nth(line - 2)
+                .map(|(i, _)| i + 1 + e.column()),
+        };
+        let at = offset.map(|offset| start + offset);
+        GiveUp(Some(Box::new(Refusal {
+            message,
+            syntax: e.is_syntax() || e.is_eof(),
+            at,
+        })))
+    }
+}
 
 impl fmt::Display for GiveUp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the reply needs the full parse")
+        match &self.0 {
+            None => f.write_str("the reply needs the full parse"),
+            Some(refusal) => f.write_str(&refusal.message),
+        }
     }
 }
 
 impl std::error::Error for GiveUp {}
 
 impl de::Error for GiveUp {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        GiveUp
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        GiveUp(Some(Box::new(Refusal {
+            message: message.to_string(),
+            syntax: false,
+            at: None,
+        })))
     }
 }
 
 type Fast<T> = Result<T, GiveUp>;
 
-/// Reads an accept from `json` into `C`, or `None` where the serde_json passes must read it.
-pub(crate) fn accept<C: ReadContent>(
+/// Why the fast pass did not read a reply.
+pub(crate) enum Failure {
+    /// A shape it does not read, broken JSON or a broken rule: the full parse reads the reply.
+    Shape,
+    /// The target refused a value: the error, unless the report pass finds violations.
+    Refused(Violation),
+}
+
+/// Reads a reply from `json`: its outcome, or why the full parse must decide it.
+pub(crate) fn read<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
-) -> Option<C> {
+) -> Result<Outcome<C>, Failure> {
     let sink = Sink::with_limits(schema, limits);
     let mut reader = Reader { text: json, pos: 0 };
-    let content = reply::<C>(&mut reader, &sink).ok()?;
-    sink.is_empty().then_some(content)
+    let mut content = None;
+    let action = envelope(&mut reader, &mut |r| {
+        content = Some(C::fast(&sink, Object { r, sink: &sink })?);
+        Ok(())
+    });
+    match action {
+        Ok(_) if !sink.is_empty() => Err(Failure::Shape),
+        // An accept with no content is read as `{}` by the full parse.
+        Ok(ElicitAction::Accept) => content.map(Outcome::Accept).ok_or(Failure::Shape),
+        Ok(ElicitAction::Decline) => Ok(Outcome::Decline),
+        Ok(ElicitAction::Cancel) => Ok(Outcome::Cancel),
+        Err(give_up) => Err(failure(give_up, &sink, &reader)),
+    }
 }
 
-/// The envelope: exactly `action` (which must be `"accept"`) and `content`, in either order.
-fn reply<C: ReadContent>(r: &mut Reader<'_>, sink: &Sink<'_>) -> Fast<C> {
-    r.expect(b'{')?;
-    let mut accepted = false;
-    let mut content = None;
-    for first in [true, false] {
-        if !first {
-            r.expect(b',')?;
+/// Why the pass gave up, with the position in the reply as serde_json gives it. Not generic.
+fn failure(give_up: GiveUp, sink: &Sink<'_>, reader: &Reader<'_>) -> Failure {
+    match give_up.0 {
+        Some(refusal) if sink.is_empty() => {
+            let Refusal {
+                message,
+                syntax,
+                at,
+            } = *refusal;
+            let before = reader
+                .text
+                .as_bytes()
+                .get(..at.unwrap_or(reader.pos))
+                .unwrap_or_default();
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let line = 1 + before[..line_start].iter().filter(|&&b| b == b'\n').count();
+            let column = before.len() - line_start;
+            let message = format!("{message} at line {line} column {column}");
+            let rule = if syntax {
+                Rule::Json(message)
+            } else {
+                Rule::Deserialize(message)
+            };
+            Failure::Refused(Violation::new(sink.current_location(), rule, None))
         }
-        let key = r.string()?;
+        _ => Failure::Shape,
+    }
+}
+
+/// The envelope, with `content` reading the content of an accept. `action` must come before
+/// `content` (content that comes first is held as a value by the full parse); other keys, and
+/// the content of a decline or a cancel, are skipped as serde_json skips them. Not generic.
+fn envelope<'de>(
+    r: &mut Reader<'de>,
+    content: &mut dyn FnMut(&mut Reader<'de>) -> Fast<()>,
+) -> Fast<ElicitAction> {
+    r.expect(b'{')?;
+    let mut action = None;
+    let mut content_seen = false;
+    loop {
+        let key = r.key()?;
         r.expect(b':')?;
         match key {
-            "action" if !accepted => {
-                if r.string()? != "accept" {
-                    return Err(GiveUp);
+            "action" if action.is_none() => {
+                action = Some(match r.key()? {
+                    "accept" => ElicitAction::Accept,
+                    "decline" => ElicitAction::Decline,
+                    "cancel" => ElicitAction::Cancel,
+                    _ => return Err(GiveUp::SHAPE),
+                });
+            }
+            "content" if !content_seen => {
+                content_seen = true;
+                match action {
+                    Some(ElicitAction::Accept) => content(r)?,
+                    Some(_) => r.skip()?,
+                    None => return Err(GiveUp::SHAPE),
                 }
-                accepted = true;
             }
-            "content" if content.is_none() => {
-                content = Some(C::fast(sink, Object { r: &mut *r, sink })?);
-            }
-            _ => return Err(GiveUp),
+            "action" | "content" => return Err(GiveUp::SHAPE),
+            _ => r.skip()?,
+        }
+        match r.peek() {
+            Some(b',') => r.pos += 1,
+            Some(b'}') => break,
+            _ => return Err(GiveUp::SHAPE),
         }
     }
-    r.expect(b'}')?;
-    if r.peek().is_some() {
-        return Err(GiveUp);
+    r.pos += 1;
+    match (r.peek(), action) {
+        (None, Some(action)) => Ok(action),
+        _ => Err(GiveUp::SHAPE),
     }
-    content.ok_or(GiveUp)
+}
+
+/// A string as scanned: plain text borrowed from the reply, or one that holds an escape.
+enum Scan<'de> {
+    Plain(&'de str),
+    /// Its text starts at `start` and holds an escape at `escape`.
+    Escaped {
+        start: usize,
+        escape: usize,
+    },
 }
 
 /// Reply text and how far it has been read.
@@ -143,13 +268,44 @@ impl<'de> Reader<'de> {
             self.pos += 1;
             Ok(())
         } else {
-            Err(GiveUp)
+            Err(GiveUp::SHAPE)
         }
     }
 
-    /// Reads a string with no escape and no control character, borrowed from the text.
+    /// Reads a key or a word: a string with no escape, borrowed from the text.
     #[inline]
-    fn string(&mut self) -> Fast<&'de str> {
+    fn key(&mut self) -> Fast<&'de str> {
+        match self.scan()? {
+            Scan::Plain(s) => Ok(s),
+            Scan::Escaped { .. } => Err(GiveUp::SHAPE),
+        }
+    }
+
+    /// Reads a string into `visitor`: borrowed from the text where it holds no escape,
+    /// otherwise unescaped by serde_json itself.
+    #[inline]
+    fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Fast<V::Value> {
+        match self.scan()? {
+            Scan::Plain(s) => visitor.visit_borrowed_str(s),
+            Scan::Escaped { start, escape } => self.unescaped(start, escape, visitor),
+        }
+    }
+
+    /// Reads the rest of a string that holds an escape, unescaped, into `visitor`.
+    #[cold]
+    #[inline(never)]
+    fn unescaped<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        escape: usize,
+        visitor: V,
+    ) -> Fast<V::Value> {
+        visitor.visit_str(&self.escaped(start, escape)?)
+    }
+
+    /// Scans a string up to its closing quote, or to its first escape.
+    #[inline(always)]
+    fn scan(&mut self) -> Fast<Scan<'de>> {
         self.expect(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.pos;
@@ -166,11 +322,75 @@ impl<'de> Reader<'de> {
         while bytes.get(end).is_some_and(|&b| !STOP[usize::from(b)]) {
             end += 1;
         }
-        if bytes.get(end) != Some(&b'"') {
-            return Err(GiveUp);
+        match bytes.get(end) {
+            Some(b'"') => {
+                self.pos = end + 1;
+                self.text
+                    .get(start..end)
+                    .map(Scan::Plain)
+                    .ok_or(GiveUp::SHAPE)
+            }
+            Some(b'\\') => Ok(Scan::Escaped { start, escape: end }),
+            _ => Err(GiveUp::SHAPE),
         }
-        self.pos = end + 1;
-        self.text.get(start..end).ok_or(GiveUp)
+    }
+
+    /// Reads the rest of a string that holds an escape at `escape`, and unescapes the whole of
+    /// it, from the quote before `start`, with serde_json.
+    #[cold]
+    #[inline(never)]
+    fn escaped(&mut self, start: usize, escape: usize) -> Fast<String> {
+        let bytes = self.text.as_bytes();
+        let mut i = escape;
+        loop {
+            match bytes.get(i) {
+                Some(b'\\') => i += 2,
+                Some(b'"') => break,
+                Some(_) => i += 1,
+                None => return Err(GiveUp::SHAPE),
+            }
+        }
+        let token = self.text.get(start - 1..=i).ok_or(GiveUp::SHAPE)?;
+        self.pos = i + 1;
+        serde_json::from_str(token).map_err(|_| GiveUp::SHAPE)
+    }
+
+    /// Reads a value no rule governs (that of a key the form does not name) into `seed`,
+    /// through serde_json itself.
+    #[cold]
+    #[inline(never)]
+    fn other<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Fast<T::Value> {
+        let start = self.pos;
+        self.skip()?;
+        let value = self.text.get(start..self.pos).ok_or(GiveUp::SHAPE)?;
+        let mut de = serde_json::Deserializer::from_str(value);
+        let read = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+        // serde_json stops at 128 levels of nesting counted from the top of what it reads: read
+        // alone, this value has two more levels (the envelope and the content) to spend than
+        // it has in the reply. Up to 125 levels that changes nothing. Past 127, a target that
+        // read the value whole fails here too, so one that succeeds skipped it, as it would in
+        // the reply. In between, and where it failed past 125, the full parse decides.
+        let depth = nesting(value.as_bytes());
+        match read {
+            Ok(v) if depth <= 125 || depth >= 128 => Ok(v),
+            Err(e) if depth <= 125 => Err(GiveUp::json(&e, value.as_bytes(), start, 0)),
+            _ => Err(GiveUp::SHAPE),
+        }
+    }
+
+    /// Skips one value, of any type and depth, as serde_json skips a value no one reads.
+    #[cold]
+    #[inline(never)]
+    fn skip(&mut self) -> Fast<()> {
+        let rest = self.text.get(self.pos..).ok_or(GiveUp::SHAPE)?;
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<IgnoredAny>();
+        match values.next() {
+            Some(Ok(_)) => {
+                self.pos += values.byte_offset();
+                Ok(())
+            }
+            _ => Err(GiveUp::SHAPE),
+        }
     }
 
     /// Reads `word` (`true`, `false`), its first byte already seen.
@@ -180,57 +400,71 @@ impl<'de> Reader<'de> {
             self.pos = end;
             Ok(())
         } else {
-            Err(GiveUp)
+            Err(GiveUp::SHAPE)
         }
     }
 
     /// Reads a number and hands it to `visitor` as serde_json does: an integer as `u64` or
     /// `i64`, anything with a fraction or an exponent as an `f64`. `single` is a request for an
-    /// `f32`, which serde_json may parse at that precision.
+    /// `f32`, which serde_json may parse at that precision. Integers and short decimals are read
+    /// here; any other number (and anything that is not quite a number) is read by serde_json,
+    /// asked the same way.
     fn number<V: Visitor<'de>>(&mut self, visitor: V, single: bool) -> Fast<V::Value> {
         let bytes = self.text.as_bytes();
         let start = self.pos;
         let negative = bytes.get(start) == Some(&b'-');
         let first = start + usize::from(negative);
+        // Up to 19 digits always fit a `u64`.
         let (mut n, mut i) = (0u64, first);
-        while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_digit()) {
-            n = n
-                .checked_mul(10)
-                .and_then(|n| n.checked_add(u64::from(b - b'0')))
-                .ok_or(GiveUp)?;
+        while i - first < 19
+            && let Some(&b) = bytes.get(i)
+            && b.is_ascii_digit()
+        {
+            n = n * 10 + u64::from(b - b'0');
             i += 1;
         }
         // JSON has no empty integer part and no leading zero.
-        if i == first || (bytes.get(first) == Some(&b'0') && i > first + 1) {
-            return Err(GiveUp);
-        }
-        if !matches!(bytes.get(i), Some(b'.' | b'e' | b'E')) {
-            self.pos = i;
-            return match (negative, n) {
-                (false, n) => visitor.visit_u64(n),
-                // serde_json reads `-0` as a float, and what does not fit an `i64` too.
-                (true, 0) => Err(GiveUp),
-                (true, n) if n <= 1 << 63 => visitor.visit_i64((n as i64).wrapping_neg()),
-                (true, _) => Err(GiveUp),
-            };
-        }
-        let mut scale = 0;
-        if bytes.get(i) == Some(&b'.') {
-            i += 1;
-            while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_digit()) {
-                n = n.saturating_mul(10).saturating_add(u64::from(b - b'0'));
-                scale += 1;
+        let whole = i - first;
+        let plain = whole == 1 || (whole > 1 && bytes[first] != b'0');
+        match bytes.get(i) {
+            Some(b'0'..=b'9' | b'e' | b'E' | b'+' | b'-') => {}
+            Some(b'.') if plain && !single => {
+                // At most 15 digits are exact as an `f64`, as is a power of ten up to 10^15,
+                // so one division is correctly rounded: the value serde_json computes, with or
+                // without its `float_roundtrip` feature.
                 i += 1;
+                let digits = i;
+                while i - first < 16
+                    && let Some(&b) = bytes.get(i)
+                    && b.is_ascii_digit()
+                {
+                    n = n * 10 + u64::from(b - b'0');
+                    i += 1;
+                }
+                let scale = i - digits;
+                let more = matches!(
+                    bytes.get(i),
+                    Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                );
+                if scale > 0 && !more {
+                    self.pos = i;
+                    let magnitude = n as f64 / POW10[scale];
+                    return visitor.visit_f64(if negative { -magnitude } else { magnitude });
+                }
             }
-        }
-        // A decimal of at most 15 digits is exact as an `f64`, as is a power of ten up to
-        // 10^22, so one division is correctly rounded: the value serde_json computes, with or
-        // without its `float_roundtrip` feature. Anything else is parsed by serde_json.
-        let short = scale > 0 && i - first <= 16 && !single;
-        if short && !matches!(bytes.get(i), Some(b'e' | b'E')) {
-            self.pos = i;
-            let magnitude = n as f64 / POW10[scale];
-            return visitor.visit_f64(if negative { -magnitude } else { magnitude });
+            Some(b'.') => {}
+            _ if plain => {
+                self.pos = i;
+                match (negative, n) {
+                    (false, n) => return visitor.visit_u64(n),
+                    // serde_json reads `-0`, and what does not fit an `i64`, as floats.
+                    (true, n @ 1..=0x8000_0000_0000_0000) => {
+                        return visitor.visit_i64((n as i64).wrapping_neg());
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
         }
         while matches!(
             bytes.get(i),
@@ -238,15 +472,28 @@ impl<'de> Reader<'de> {
         ) {
             i += 1;
         }
-        let token = self.text.get(start..i).ok_or(GiveUp)?;
-        self.pos = i;
+        self.delegate(start, i, visitor, single)
+    }
+
+    /// Reads the number at `start..end` with serde_json, asked as the target asked.
+    fn delegate<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        end: usize,
+        visitor: V,
+        single: bool,
+    ) -> Fast<V::Value> {
+        let token = self.text.get(start..end).ok_or(GiveUp::SHAPE)?;
+        self.pos = end;
         let mut de = serde_json::Deserializer::from_str(token);
         let value = if single {
             de.deserialize_f32(visitor)
         } else {
-            de.deserialize_f64(visitor)
+            de.deserialize_any(visitor)
         };
-        value.and_then(|v| de.end().map(|()| v)).map_err(|_| GiveUp)
+        value
+            .and_then(|v| de.end().map(|()| v))
+            .map_err(|e| GiveUp::json(&e, token.as_bytes(), start, 0))
     }
 }
 
@@ -272,13 +519,13 @@ impl<'de> Deserializer<'de> for Object<'_, 'de, '_, '_> {
             sink,
             seen: BitSet::new(sink.schema.properties.len()),
             previous: None,
-            found: None,
+            next: Next::Nothing,
             state: State::First,
         };
         let value = visitor.visit_map(&mut fields)?;
         match fields.state {
             State::Ended => Ok(value),
-            _ => Err(GiveUp),
+            _ => Err(GiveUp::SHAPE),
         }
     }
 
@@ -303,9 +550,16 @@ struct Fields<'r, 'de, 'a, 's> {
     sink: &'a Sink<'s>,
     seen: BitSet,
     previous: Option<usize>,
-    /// The property whose value comes next.
-    found: Option<usize>,
+    /// Whose value comes next.
+    next: Next,
     state: State,
+}
+
+/// What the key just read named.
+enum Next {
+    Property(usize),
+    Other,
+    Nothing,
 }
 
 impl Fields<'_, '_, '_, '_> {
@@ -322,16 +576,17 @@ impl Fields<'_, '_, '_, '_> {
                 .enumerate()
                 .all(|(i, p)| !p.required || self.seen.contains(i)),
         };
-        if all { Ok(()) } else { Err(GiveUp) }
+        if all { Ok(()) } else { Err(GiveUp::SHAPE) }
     }
 }
 
-impl<'de> MapAccess<'de> for Fields<'_, 'de, '_, '_> {
-    type Error = GiveUp;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Fast<Option<K::Value>> {
+impl<'de> Fields<'_, 'de, '_, '_> {
+    /// Reads the next key and matches it to its property. Not generic, so a debug build shares
+    /// one copy among all forms; an optimized build inlines it into each.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_key(&mut self) -> Fast<Option<&'de str>> {
         match (self.state, self.r.peek()) {
-            (State::Ended, _) => return Err(GiveUp),
+            (State::Ended, _) => return Err(GiveUp::SHAPE),
             (_, Some(b'}')) => {
                 self.r.pos += 1;
                 self.end()?;
@@ -339,27 +594,50 @@ impl<'de> MapAccess<'de> for Fields<'_, 'de, '_, '_> {
             }
             (State::First, _) => self.state = State::Rest,
             (State::Rest, Some(b',')) => self.r.pos += 1,
-            (State::Rest, _) => return Err(GiveUp),
+            (State::Rest, _) => return Err(GiveUp::SHAPE),
         }
-        let key = self.r.string()?;
+        let key = self.r.key()?;
         let schema = self.sink.schema;
-        let i = match schema.guess_after(key, self.previous) {
-            Some(i) => i,
-            None => schema.learn_after(key, self.previous).ok_or(GiveUp)?,
+        let found = match schema.guess_after(key, self.previous) {
+            Some(i) => Some(i),
+            None => schema.learn_after(key, self.previous),
         };
-        if self.seen.insert(i) {
-            return Err(GiveUp);
-        }
-        self.previous = Some(i);
-        self.found = Some(i);
-        self.sink.set_current(Some(i));
+        self.next = match found {
+            Some(i) => {
+                if self.seen.insert(i) {
+                    return Err(GiveUp::SHAPE);
+                }
+                self.previous = Some(i);
+                Next::Property(i)
+            }
+            // A key the form does not name, where the form allows it.
+            None if !schema.deny_unknown && !schema.properties.is_empty() => Next::Other,
+            None => return Err(GiveUp::SHAPE),
+        };
+        self.sink.set_current(found);
         self.r.expect(b':')?;
-        seed.deserialize(BorrowedStrDeserializer::new(key))
-            .map(Some)
+        Ok(Some(key))
+    }
+}
+
+impl<'de> MapAccess<'de> for Fields<'_, 'de, '_, '_> {
+    type Error = GiveUp;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Fast<Option<K::Value>> {
+        match self.next_key()? {
+            Some(key) => seed
+                .deserialize(BorrowedStrDeserializer::new(key))
+                .map(Some),
+            None => Ok(None),
+        }
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Fast<T::Value> {
-        let i = self.found.take().ok_or(GiveUp)?;
+        let i = match std::mem::replace(&mut self.next, Next::Nothing) {
+            Next::Property(i) => i,
+            Next::Other => return self.r.other(seed),
+            Next::Nothing => return Err(GiveUp::SHAPE),
+        };
         let sink = self.sink;
         seed.deserialize(Checked {
             target: Target::Prop(&sink.schema.properties[i]),
@@ -383,8 +661,8 @@ impl<'de> Deserializer<'de> for Plain<'_, 'de> {
     type Error = GiveUp;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
-        match self.r.peek().ok_or(GiveUp)? {
-            b'"' => visitor.visit_borrowed_str(self.r.string()?),
+        match self.r.peek().ok_or(GiveUp::SHAPE)? {
+            b'"' => self.r.string(visitor),
             b't' => {
                 self.r.literal(b"true")?;
                 visitor.visit_bool(true)
@@ -403,29 +681,29 @@ impl<'de> Deserializer<'de> for Plain<'_, 'de> {
                 let value = visitor.visit_seq(&mut items)?;
                 match items.state {
                     State::Ended => Ok(value),
-                    _ => Err(GiveUp),
+                    _ => Err(GiveUp::SHAPE),
                 }
             }
             // `null`, objects and nested arrays are never content values the rules accept.
-            _ => Err(GiveUp),
+            _ => Err(GiveUp::SHAPE),
         }
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
         match self.r.peek() {
             Some(b't' | b'f') => self.deserialize_any(visitor),
-            _ => Err(GiveUp),
+            _ => Err(GiveUp::SHAPE),
         }
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
-        visitor.visit_borrowed_str(self.r.string()?)
+        self.r.string(visitor)
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
         match self.r.peek() {
             Some(b'-' | b'0'..=b'9') => self.r.number(visitor, true),
-            _ => Err(GiveUp),
+            _ => Err(GiveUp::SHAPE),
         }
     }
 
@@ -440,6 +718,31 @@ impl<'de> Deserializer<'de> for Plain<'_, 'de> {
     }
 }
 
+/// How deeply arrays and objects nest in `json`, a well-formed JSON value.
+fn nesting(json: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut i) = (0usize, 0, 0);
+    while let Some(&b) = json.get(i) {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'"' => loop {
+                i += 1;
+                match json.get(i) {
+                    Some(b'\\') => i += 1,
+                    Some(b'"') | None => break,
+                    Some(_) => {}
+                }
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    deepest
+}
+
 /// The items of an array.
 struct Items<'r, 'de> {
     r: &'r mut Reader<'de>,
@@ -451,7 +754,7 @@ impl<'de> SeqAccess<'de> for Items<'_, 'de> {
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Fast<Option<T::Value>> {
         match (self.state, self.r.peek()) {
-            (State::Ended, _) => return Err(GiveUp),
+            (State::Ended, _) => return Err(GiveUp::SHAPE),
             (_, Some(b']')) => {
                 self.r.pos += 1;
                 self.state = State::Ended;
@@ -459,7 +762,7 @@ impl<'de> SeqAccess<'de> for Items<'_, 'de> {
             }
             (State::First, _) => self.state = State::Rest,
             (State::Rest, Some(b',')) => self.r.pos += 1,
-            (State::Rest, _) => return Err(GiveUp),
+            (State::Rest, _) => return Err(GiveUp::SHAPE),
         }
         seed.deserialize(Plain {
             r: &mut *self.r,

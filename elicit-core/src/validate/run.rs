@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::Sink;
 use super::adapter::{ReadContent, Report};
 use super::envelope::{Envelope, Outcome};
-use super::fast;
+use super::fast::{self, Failure};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 use crate::schema::RequestedSchema;
@@ -40,21 +40,57 @@ pub(crate) fn utf8(json: &[u8]) -> Result<&str, ElicitError> {
     })
 }
 
-/// Parses a reply held as JSON text: the fast pass, and the serde_json passes where it gives up.
+/// Parses a reply held as JSON text: the fast pass, and the full parse where it gives up.
 pub(crate) fn from_str<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
 ) -> Result<Outcome<C>, ElicitError> {
     check_size(json.as_bytes(), limits)?;
-    match fast::accept::<C>(schema, json, limits) {
-        Some(content) => Ok(Outcome::Accept(content)),
-        None => full_str(schema, json, limits),
+    match fast::read::<C>(schema, json, limits) {
+        Ok(outcome) => Ok(outcome),
+        Err(failure) => {
+            let value = settle(schema, json, limits, failure)?;
+            from_value_with(schema, &value, limits)
+        }
     }
 }
 
-/// The serde_json passes over JSON text, which decide every reply the fast pass gives up on.
-pub(crate) fn full_str<C: ReadContent>(
+/// The full parse of JSON text, for every reply the fast pass does not read. The report pass
+/// goes first and names every violation and syntax error. Where it finds none, the error is the
+/// one the target raised in the fast pass; or, where the fast pass did not read the reply's
+/// shape, the reply as a `serde_json::Value`, which the caller reads with the reader
+/// [`from_value`] uses, so that each form has only two readers compiled for it (the fast pass
+/// and that one). Not generic.
+fn settle(
+    schema: &RequestedSchema,
+    json: &str,
+    limits: &Limits,
+    failure: Failure,
+) -> Result<Value, ElicitError> {
+    let (mut violations, error) = report_str(schema, json, limits);
+    if let Some(e) = error.filter(|e| e.is_syntax() || e.is_eof()) {
+        violations.push(json_error(&e));
+    }
+    if !violations.is_empty() {
+        return Err(ElicitError::new(violations));
+    }
+    match failure {
+        Failure::Refused(violation) => Err(ElicitError::new(vec![violation])),
+        Failure::Shape => {
+            serde_json::from_str(json).map_err(|e| ElicitError::new(vec![json_error(&e)]))
+        }
+    }
+}
+
+/// A reply that is not well-formed JSON.
+fn json_error(e: &serde_json::Error) -> Violation {
+    Violation::new(Location::Envelope, Rule::Json(e.to_string()), None)
+}
+
+/// One pass of serde_json over the text straight into `C`, the report pass where it fails: the
+/// parse that the fast pass and [`full_str`] are held to by the tests.
+pub(crate) fn reference_str<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
@@ -86,17 +122,26 @@ pub(crate) fn from_value<C: ReadContent>(
     schema: &RequestedSchema,
     value: &Value,
 ) -> Result<Outcome<C>, ElicitError> {
-    let sink = Sink::new(schema);
+    from_value_with(schema, value, &Limits::DEFAULT)
+}
+
+fn from_value_with<C: ReadContent>(
+    schema: &RequestedSchema,
+    value: &Value,
+    limits: &Limits,
+) -> Result<Outcome<C>, ElicitError> {
+    let sink = Sink::with_limits(schema, limits);
     let fast = Envelope::<C>::new(&sink).deserialize(value);
-    finish(sink, fast, &|| report_value(schema, value))
+    finish(sink, fast, &|| report_value(schema, value, limits))
 }
 
 /// The report pass over a JSON value.
 fn report_value(
     schema: &RequestedSchema,
     value: &Value,
+    limits: &Limits,
 ) -> (Vec<Violation>, Option<serde_json::Error>) {
-    let sink = Sink::new(schema);
+    let sink = Sink::with_limits(schema, limits);
     let slow = Envelope::<Report>::new(&sink).deserialize(value);
     (sink.take(), slow.err())
 }

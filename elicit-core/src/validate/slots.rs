@@ -1,6 +1,8 @@
 //! Reading accepted content into [`Content`]: each value into its property's slot, through the
 //! same adapter and rules as every other target.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
@@ -44,8 +46,40 @@ impl<'de> Visitor<'de> for Slots<'_, '_> {
                 Slot::Other(key) => extra.push((key, value)),
             }
         }
+        last_value_wins(&mut extra);
         Ok(Content::from_parts(schema.names(), values, extra))
     }
+}
+
+/// A key the schema does not name, sent more than once, keeps its first place and its last
+/// value, as in a `serde_json` map.
+fn last_value_wins(extra: &mut Vec<(String, Value)>) {
+    if extra.len() < 2 {
+        return;
+    }
+    let mut first = HashMap::with_capacity(extra.len());
+    let repeats: Vec<Option<usize>> = extra
+        .iter()
+        .enumerate()
+        .map(|(i, (key, _))| match first.entry(key.as_str()) {
+            Entry::Occupied(e) => Some(*e.get()),
+            Entry::Vacant(e) => {
+                e.insert(i);
+                None
+            }
+        })
+        .collect();
+    drop(first);
+    if repeats.iter().all(Option::is_none) {
+        return;
+    }
+    for (i, repeat) in repeats.iter().enumerate() {
+        if let Some(j) = *repeat {
+            extra[j].1 = std::mem::take(&mut extra[i].1);
+        }
+    }
+    let mut repeats = repeats.into_iter();
+    extra.retain(|_| repeats.next().flatten().is_none());
 }
 
 /// Where a key's value goes.
