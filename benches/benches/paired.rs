@@ -215,6 +215,42 @@ fn main() {
     parse_group::<Small>("5-field reply", &small(), rounds);
     parse_group::<Large>("24-field reply", &large(), rounds);
 
+    // Replies the fast pass does not read: content before the action, and an escaped key. The
+    // report pass reads them, then the target is read from a `serde_json::Value`.
+    let reply = accept_reply(&small());
+    let content_first = format!(
+        r#"{{"content":{},"action":"accept"}}"#,
+        paths::content_of(&reply)
+    );
+    let escaped_key = reply.replace("\"name\"", "\"n\\u0061me\"");
+    for other in [&content_first, &escaped_key] {
+        assert!(paths::floor::<Small>(other).is_some() && paths::typed::<Small>(other).is_some());
+    }
+    compare(
+        "5-field replies the fast pass does not read (the full parse)",
+        rounds,
+        vec![
+            (
+                "(f) floor, content before the action",
+                Box::new(|| {
+                    black_box(paths::floor::<Small>(black_box(&content_first)));
+                }),
+            ),
+            (
+                "validating typed parse, content before the action",
+                Box::new(|| {
+                    black_box(paths::typed::<Small>(black_box(&content_first)));
+                }),
+            ),
+            (
+                "validating typed parse, an escaped key",
+                Box::new(|| {
+                    black_box(paths::typed::<Small>(black_box(&escaped_key)));
+                }),
+            ),
+        ],
+    );
+
     let big = decline_with_content(100 * 1024);
     let cancel = big.replace("\"decline\"", "\"cancel\"");
     assert!(matches!(

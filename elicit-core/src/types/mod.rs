@@ -3,7 +3,7 @@
 //! - [`Email`] (always available): an email address, `format: email`.
 //! - With feature `chrono`: `chrono::NaiveDate` (`date`), `DateTime<Utc>` and
 //!   `DateTime<FixedOffset>` (`date-time`) are field types.
-//! - With feature `time`: [`time::Date`] and [`time::OffsetDateTime`] wrap the `time` crate's
+//! - With feature `time`: `time::Date` and `time::OffsetDateTime` wrap the `time` crate's
 //!   types (`date`, `date-time`).
 //! - With feature `url`: `url::Url` is a field type (`uri`).
 //!

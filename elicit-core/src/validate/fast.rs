@@ -1,17 +1,20 @@
-//! The fast pass over reply text: one forward scan of the common shape of an accept, straight
-//! into the target, through the same rules ([`Checked`]) as every other pass.
+//! The fast pass over reply text: one forward scan of the reply, straight into the target,
+//! through the same rules ([`Checked`]) as every other pass.
 //!
-//! It reads `{"action":"accept","content":{..}}` (the two keys in either order) whose keys and
-//! strings hold no escape or control character, whose content values are strings, numbers,
-//! booleans or arrays of them, and whose content keys each name a property once. Anything else
-//! (another action, another key, an escape, `null`, an object value, an unknown or repeated
-//! key, a missing required property, a broken rule, an error from the target) makes it give up
-//! at once, and the serde_json passes of [`super::run`] read the reply from the start. So it
-//! decides nothing on its own: every reply it accepts is one those passes accept, read into the
-//! same value, and every other reply gets their answer and their error.
+//! It reads an accept whose `action` comes before its `content` (any other keys of the envelope
+//! skipped), and a decline or a cancel (their content skipped unread). Content keys are matched
+//! to their properties as they are read; values are handed to the target as it asks for them.
+//! Strings without escapes are borrowed from the text, strings with escapes are unescaped by
+//! serde_json; integers and short decimals are read here, every other number by serde_json asked
+//! the way the target asked (so an `f32` is parsed as serde_json parses it); a value under a key
+//! the form does not name is read by serde_json whole.
 //!
-//! Numbers with a fraction or an exponent are parsed by serde_json itself, so a float reaches
-//! the target as the same `f64` on both paths.
+//! It gives up on anything else: content before the action, an escaped key, absent or `null`
+//! content, broken JSON, a broken rule, or an error from the target. Then [`super::run`] runs
+//! the report pass, which names every violation, and reads what is left from a
+//! `serde_json::Value`. The tests and a fuzz target hold the whole parse to the reference
+//! (serde_json straight into the target through the same rules): the same verdict, the same
+//! value and the same errors.
 
 use std::fmt;
 
@@ -304,7 +307,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Scans a string up to its closing quote, or to its first escape.
-    #[inline(always)]
+    #[inline]
     fn scan(&mut self) -> Fast<Scan<'de>> {
         self.expect(b'"')?;
         let bytes = self.text.as_bytes();

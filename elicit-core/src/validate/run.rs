@@ -1,10 +1,14 @@
-//! Driving a parse: the fast pass into the target, and on failure a second pass that lists every
-//! violation.
+//! Driving a parse: a first pass into the target, and where it fails a second pass that lists
+//! every violation.
 //!
-//! The fast pass stops at the first error the target itself raises (a string where `T` has a
-//! number, say). Rules that do not stop the target (a length, a range, a format) are all
-//! recorded in the fast pass already. When it stops, the reply is read again as a [`Report`],
-//! which never stops, so the error lists everything. A valid reply is read once.
+//! Reply text goes first through the [fast pass](super::fast); a reply it does not read goes to
+//! the report pass, then (if that finds nothing) from a `serde_json::Value` into the target. A
+//! reply held as a `Value`, and the serde `Deserialize` impl, read straight into the target
+//! through the adapters of [`super::adapter`]. Either way the first pass stops at the first
+//! error the target itself raises (a string where `T` has a number, say); rules that do not
+//! stop the target (a length, a range, a format) are all recorded in it already. When it
+//! stops, the reply is read again as a [`Report`], which never stops, so the error lists
+//! everything. A valid reply is read once.
 
 use serde::de::DeserializeSeed;
 use serde_json::Value;
