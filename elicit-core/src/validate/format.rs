@@ -36,6 +36,8 @@ const ATEXT: u8 = 1;
 const ALNUM: u8 = 2;
 /// Characters an absolute URI may hold after its scheme, other than `%` and `#`.
 const URI: u8 = 4;
+/// Characters of a URI scheme after its first letter.
+const SCHEME: u8 = 8;
 
 static CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -45,7 +47,10 @@ static CLASS: [u8; 256] = {
         let alnum = c.is_ascii_alphanumeric();
         let mut class = 0;
         if alnum {
-            class |= ATEXT | ALNUM | URI;
+            class |= ATEXT | ALNUM | URI | SCHEME;
+        }
+        if matches!(c, b'+' | b'-' | b'.') {
+            class |= SCHEME;
         }
         if matches!(
             c,
@@ -108,26 +113,29 @@ fn ascii_email(s: &[u8]) -> Option<bool> {
     if s.first() == Some(&b'"') {
         return None;
     }
-    // The local part: atext runs separated by single dots, up to the first `@`.
+    let class = |i: usize, of: u8| s.get(i).is_some_and(|&b| CLASS[usize::from(b)] & of != 0);
+    // What a byte that ends a run says: non-ASCII goes to the general check.
+    let stop = |b: Option<&u8>| match b {
+        Some(&b) if b >= 0x80 => None,
+        _ => Some(false),
+    };
+    // The local part: runs of atext separated by single dots, up to the first `@`.
     let mut i = 0;
-    let mut after_dot = true;
     loop {
-        let &b = s.get(i)?;
-        if b == b'@' {
-            break;
+        let run = i;
+        while class(i, ATEXT) {
+            i += 1;
         }
-        if CLASS[usize::from(b)] & ATEXT != 0 {
-            after_dot = false;
-        } else if b == b'.' && !after_dot {
-            after_dot = true;
-        } else if b >= 0x80 {
-            return None;
-        } else {
-            return Some(false);
+        if i == run {
+            return stop(s.get(i));
         }
-        i += 1;
+        match s.get(i) {
+            Some(b'.') => i += 1,
+            Some(b'@') => break,
+            other => return stop(other),
+        }
     }
-    if after_dot || i > 64 {
+    if i > 64 {
         return Some(false);
     }
     let domain = &s[i + 1..];
@@ -138,23 +146,27 @@ fn ascii_email(s: &[u8]) -> Option<bool> {
         return Some(false);
     }
     // The host: labels of letters and digits with inner hyphens, at most 63 bytes each.
-    let (mut label, mut last) = (0usize, b'.');
-    for &b in domain {
-        if CLASS[usize::from(b)] & ALNUM != 0 || (b == b'-' && label > 0) {
-            label += 1;
-            if label > 63 {
-                return Some(false);
-            }
-        } else if b == b'.' && label > 0 && last != b'-' {
-            label = 0;
-        } else if b >= 0x80 {
-            return None;
-        } else {
+    let mut j = 0;
+    loop {
+        let start = j;
+        while domain
+            .get(j)
+            .is_some_and(|&b| CLASS[usize::from(b)] & ALNUM != 0 || (b == b'-' && j > start))
+        {
+            j += 1;
+        }
+        if j - start > 63 {
             return Some(false);
         }
-        last = b;
+        if j == start || domain[j - 1] == b'-' {
+            return stop(domain.get(j));
+        }
+        match domain.get(j) {
+            None => return Some(true),
+            Some(b'.') => j += 1,
+            other => return stop(other),
+        }
     }
-    Some(label > 0 && last != b'-')
 }
 
 /// `atext` of RFC 5322: the ASCII characters a dot-atom may hold.
@@ -228,42 +240,36 @@ fn is_host_name(host: &str) -> bool {
 /// An absolute URI (RFC 3986 section 4.3 plus an optional fragment): a scheme, `:`, then only
 /// characters URIs allow, with well-formed percent-escapes and at most one `#`.
 fn is_absolute_uri(s: &str) -> bool {
-    // The scheme: a letter, then letters, digits, `+`, `-` and `.`, up to the first `:`.
-    let mut colon = None;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        let scheme = match i {
-            0 => b.is_ascii_alphabetic(),
-            _ => b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'),
-        };
-        if !scheme {
-            colon = (b == b':' && i > 0).then_some(i);
-            break;
-        }
-    }
-    let Some(colon) = colon else {
+    let bytes = s.as_bytes();
+    let class = |i: usize, of: u8| bytes.get(i).is_some_and(|&b| CLASS[usize::from(b)] & of != 0);
+    // The scheme: a letter, then letters, digits, `+`, `-` and `.`, up to a `:`.
+    if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
         return false;
-    };
-    let bytes = &s.as_bytes()[colon + 1..];
-    let mut fragment = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' => {
-                let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
-                if !hex(i + 1) || !hex(i + 2) {
-                    return false;
-                }
-                i += 3;
-                continue;
-            }
-            b'#' if fragment => return false,
-            b'#' => fragment = true,
-            b if CLASS[usize::from(b)] & URI != 0 => {}
-            _ => return false,
-        }
+    }
+    let mut i = 1;
+    while class(i, SCHEME) {
         i += 1;
     }
-    true
+    if bytes.get(i) != Some(&b':') {
+        return false;
+    }
+    i += 1;
+    let mut fragment = false;
+    loop {
+        while class(i, URI) {
+            i += 1;
+        }
+        let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
+        match bytes.get(i) {
+            None => return true,
+            Some(b'%') if hex(i + 1) && hex(i + 2) => i += 3,
+            Some(b'#') if !fragment => {
+                fragment = true;
+                i += 1;
+            }
+            Some(_) => return false,
+        }
+    }
 }
 
 fn digits(s: &[u8]) -> Option<u32> {
