@@ -241,7 +241,11 @@ fn is_host_name(host: &str) -> bool {
 /// characters URIs allow, with well-formed percent-escapes and at most one `#`.
 fn is_absolute_uri(s: &str) -> bool {
     let bytes = s.as_bytes();
-    let class = |i: usize, of: u8| bytes.get(i).is_some_and(|&b| CLASS[usize::from(b)] & of != 0);
+    let class = |i: usize, of: u8| {
+        bytes
+            .get(i)
+            .is_some_and(|&b| CLASS[usize::from(b)] & of != 0)
+    };
     // The scheme: a letter, then letters, digits, `+`, `-` and `.`, up to a `:`.
     if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
         return false;
