@@ -107,6 +107,9 @@ fn the_fast_pass_takes_the_common_replies() {
         VALID.replace("97.5", "0.30000000000000004"),
         VALID.replace("97.5", "99.99999999999999"),
         VALID.replace("[\"red\",\"red\"]", "[]"),
+        // Content before the action, read again once the action is known.
+        r#"{"content":{"name":"Ada","age":1,"agree":false,"ratio":0.1},"action":"accept"}"#
+            .to_owned(),
         // Escapes in values, unescaped by serde_json.
         VALID.replace("\"Ada\"", "\"A\\nd\\u0061\\\"\""),
         // Decline and cancel, their content skipped; other envelope keys skipped.
@@ -140,8 +143,8 @@ fn the_fast_pass_gives_up_on_what_it_does_not_read() {
         VALID.replace("\"name\"", "\"n\\u0061me\""),
         VALID.replace("\"Ada\"", "\"A\u{1}da\""),
         VALID.replace("\"Ada\"", "\"A\\uD800\""),
-        // Content before the action, no content, a broken envelope.
-        r#"{"content":{"name":"Ada","age":1,"agree":false},"action":"accept"}"#.to_owned(),
+        // Content before a decline, no content, a broken envelope.
+        r#"{"content":{"name":"Ada","age":1,"agree":false},"action":"decline"}"#.to_owned(),
         r#"{"action":"accept"}"#.to_owned(),
         VALID.replace("\"accept\"", "\"Accept\""),
         VALID.replace("{\"action\"", "{\"action\":\"accept\",\"action\""),

@@ -113,7 +113,11 @@ pub(crate) fn read<C: ReadContent>(
     limits: &Limits,
 ) -> Result<Outcome<C>, Failure> {
     let sink = Sink::with_limits(schema, limits);
-    let mut reader = Reader { text: json, pos: 0 };
+    let mut reader = Reader {
+        text: json,
+        pos: 0,
+        early: false,
+    };
     let mut content = None;
     let action = envelope(&mut reader, &mut |r| {
         content = Some(C::fast(&sink, Object { r, sink: &sink })?);
@@ -171,6 +175,8 @@ fn envelope<'de>(
     r.expect(b'{')?;
     let mut action = None;
     let mut content_seen = false;
+    // Where content that came before the action starts.
+    let mut early = None;
     loop {
         let key = r.key()?;
         r.expect(b':')?;
@@ -188,7 +194,11 @@ fn envelope<'de>(
                 match action {
                     Some(ElicitAction::Accept) => content(r)?,
                     Some(_) => r.skip()?,
-                    None => return Err(GiveUp::SHAPE),
+                    None => {
+                        r.peek();
+                        early = Some(r.pos);
+                        r.skip()?;
+                    }
                 }
             }
             "action" | "content" => return Err(GiveUp::SHAPE),
@@ -201,8 +211,25 @@ fn envelope<'de>(
         }
     }
     r.pos += 1;
-    match (r.peek(), action) {
-        (None, Some(action)) => Ok(action),
+    match (r.peek(), action, early) {
+        (None, Some(ElicitAction::Accept), Some(pos)) => {
+            // The full parse holds content that comes first as a `serde_json::Value` and reads
+            // it from there once the action is known. Read again from the text, it reads the
+            // same, but for what a value does not keep: an `f32` is read from the `f64` the
+            // value holds (so it is here too), keys the form does not name may come in another
+            // order, and an error from the target names no position (so those are left to the
+            // full parse).
+            let mut again = Reader {
+                text: r.text,
+                pos,
+                early: true,
+            };
+            content(&mut again).map_err(|_| GiveUp::SHAPE)?;
+            Ok(ElicitAction::Accept)
+        }
+        // The full parse refuses a decline or a cancel whose content, coming first, is not a
+        // value serde_json can hold (a number out of range, say); skipped, it was not checked.
+        (None, Some(action), None) => Ok(action),
         _ => Err(GiveUp::SHAPE),
     }
 }
@@ -221,6 +248,8 @@ enum Scan<'de> {
 struct Reader<'de> {
     text: &'de str,
     pos: usize,
+    /// Content that came before the action, read again (see [`envelope`]).
+    early: bool,
 }
 
 /// Bytes that end the plain run of a string: the closing quote, an escape, a control character.
@@ -614,7 +643,9 @@ impl<'de> Fields<'_, 'de, '_, '_> {
                 Next::Property(i)
             }
             // A key the form does not name, where the form allows it.
-            None if !schema.deny_unknown && !schema.properties.is_empty() => Next::Other,
+            None if !schema.deny_unknown && !schema.properties.is_empty() && !self.r.early => {
+                Next::Other
+            }
             None => return Err(GiveUp::SHAPE),
         };
         self.sink.set_current(found);
@@ -705,7 +736,11 @@ impl<'de> Deserializer<'de> for Plain<'_, 'de> {
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
         match self.r.peek() {
-            Some(b'-' | b'0'..=b'9') => self.r.number(visitor, true),
+            // Content read again holds what a `Value` holds: an `f64`.
+            Some(b'-' | b'0'..=b'9') => {
+                let single = !self.r.early;
+                self.r.number(visitor, single)
+            }
             _ => Err(GiveUp::SHAPE),
         }
     }
