@@ -193,16 +193,16 @@ fn envelope<'de>(
                 content_seen = true;
                 match action {
                     Some(ElicitAction::Accept) => content(r)?,
-                    Some(_) => r.skip()?,
-                    None => {
-                        r.peek();
-                        early = Some(r.pos);
+                    Some(_) => {
                         r.skip()?;
                     }
+                    None => early = Some(r.skip()?),
                 }
             }
             "action" | "content" => return Err(GiveUp::SHAPE),
-            _ => r.skip()?,
+            _ => {
+                r.skip()?;
+            }
         }
         match r.peek() {
             Some(b',') => r.pos += 1,
@@ -212,26 +212,34 @@ fn envelope<'de>(
     }
     r.pos += 1;
     match (r.peek(), action, early) {
-        (None, Some(ElicitAction::Accept), Some(pos)) => {
-            // The full parse holds content that comes first as a `serde_json::Value` and reads
-            // it from there once the action is known. Read again from the text, it reads the
-            // same, but for what a value does not keep: an `f32` is read from the `f64` the
-            // value holds (so it is here too), keys the form does not name may come in another
-            // order, and an error from the target names no position (so those are left to the
-            // full parse).
-            let mut again = Reader {
-                text: r.text,
-                pos,
-                early: true,
-            };
-            content(&mut again).map_err(|_| GiveUp::SHAPE)?;
-            Ok(ElicitAction::Accept)
-        }
+        (None, Some(ElicitAction::Accept), Some(pos)) => read_again(r.text, pos, content),
         // The full parse refuses a decline or a cancel whose content, coming first, is not a
         // value serde_json can hold (a number out of range, say); skipped, it was not checked.
         (None, Some(action), None) => Ok(action),
         _ => Err(GiveUp::SHAPE),
     }
+}
+
+/// Reads content that came before the action of an accept, from `pos`. The full parse holds
+/// such content as a `serde_json::Value` and reads it from there once the action is known.
+/// Read again from the text, it reads the same, but for what a value does not keep: an `f32` is
+/// read from the `f64` the value holds (so it is here too), keys the form does not name may come
+/// in another order, and an error from the target names no position (so those are left to the
+/// full parse).
+#[cold]
+#[inline(never)]
+fn read_again<'de>(
+    text: &'de str,
+    pos: usize,
+    content: &mut dyn FnMut(&mut Reader<'de>) -> Fast<()>,
+) -> Fast<ElicitAction> {
+    let mut again = Reader {
+        text,
+        pos,
+        early: true,
+    };
+    content(&mut again).map_err(|_| GiveUp::SHAPE)?;
+    Ok(ElicitAction::Accept)
 }
 
 /// A string as scanned: plain text borrowed from the reply, or one that holds an escape.
@@ -392,8 +400,7 @@ impl<'de> Reader<'de> {
     #[cold]
     #[inline(never)]
     fn other<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Fast<T::Value> {
-        let start = self.pos;
-        self.skip()?;
+        let start = self.skip()?;
         let value = self.text.get(start..self.pos).ok_or(GiveUp::SHAPE)?;
         let mut de = serde_json::Deserializer::from_str(value);
         let read = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
@@ -410,16 +417,19 @@ impl<'de> Reader<'de> {
         }
     }
 
-    /// Skips one value, of any type and depth, as serde_json skips a value no one reads.
+    /// Skips one value, of any type and depth, as serde_json skips a value no one reads, and
+    /// says where it started.
     #[cold]
     #[inline(never)]
-    fn skip(&mut self) -> Fast<()> {
-        let rest = self.text.get(self.pos..).ok_or(GiveUp::SHAPE)?;
+    fn skip(&mut self) -> Fast<usize> {
+        self.peek();
+        let start = self.pos;
+        let rest = self.text.get(start..).ok_or(GiveUp::SHAPE)?;
         let mut values = serde_json::Deserializer::from_str(rest).into_iter::<IgnoredAny>();
         match values.next() {
             Some(Ok(_)) => {
                 self.pos += values.byte_offset();
-                Ok(())
+                Ok(start)
             }
             _ => Err(GiveUp::SHAPE),
         }
