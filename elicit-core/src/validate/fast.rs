@@ -457,14 +457,7 @@ impl<'de> Reader<'de> {
         let negative = bytes.get(start) == Some(&b'-');
         let first = start + usize::from(negative);
         // Up to 19 digits always fit a `u64`.
-        let (mut n, mut i) = (0u64, first);
-        while i - first < 19
-            && let Some(&b) = bytes.get(i)
-            && b.is_ascii_digit()
-        {
-            n = n * 10 + u64::from(b - b'0');
-            i += 1;
-        }
+        let (mut n, mut i) = digits(bytes, first, first + 19, 0);
         // JSON has no empty integer part and no leading zero.
         let whole = i - first;
         let plain = whole == 1 || (whole > 1 && bytes[first] != b'0');
@@ -474,16 +467,9 @@ impl<'de> Reader<'de> {
                 // At most 15 digits are exact as an `f64`, as is a power of ten up to 10^15,
                 // so one division is correctly rounded: the value serde_json computes, with or
                 // without its `float_roundtrip` feature.
-                i += 1;
-                let digits = i;
-                while i - first < 16
-                    && let Some(&b) = bytes.get(i)
-                    && b.is_ascii_digit()
-                {
-                    n = n * 10 + u64::from(b - b'0');
-                    i += 1;
-                }
-                let scale = i - digits;
+                let fraction = i + 1;
+                (n, i) = digits(bytes, fraction, first + 16, n);
+                let scale = i - fraction;
                 let more = matches!(
                     bytes.get(i),
                     Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
@@ -537,6 +523,19 @@ impl<'de> Reader<'de> {
             .and_then(|v| de.end().map(|()| v))
             .map_err(|e| GiveUp::json(&e, token.as_bytes(), start, 0))
     }
+}
+
+/// Reads the decimal digits from `i` onto `n`, up to `end`: the value and where they stop.
+#[inline(always)]
+fn digits(bytes: &[u8], mut i: usize, end: usize, mut n: u64) -> (u64, usize) {
+    while i < end
+        && let Some(&b) = bytes.get(i)
+        && b.is_ascii_digit()
+    {
+        n = n * 10 + u64::from(b - b'0');
+        i += 1;
+    }
+    (n, i)
 }
 
 /// The powers of ten an `f64` holds exactly.

@@ -93,7 +93,7 @@ fn json_error(e: &serde_json::Error) -> Violation {
 }
 
 /// One pass of serde_json over the text straight into `C`, the report pass where it fails: the
-/// parse that the fast pass and [`full_str`] are held to by the tests.
+/// reference that the tests hold [`from_str`] to.
 pub(crate) fn reference_str<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
