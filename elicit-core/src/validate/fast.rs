@@ -165,9 +165,9 @@ fn failure(give_up: GiveUp, sink: &Sink<'_>, reader: &Reader<'_>) -> Failure {
     }
 }
 
-/// The envelope, with `content` reading the content of an accept. `action` must come before
-/// `content` (content that comes first is held as a value by the full parse); other keys, and
-/// the content of a decline or a cancel, are skipped as serde_json skips them. Not generic.
+/// The envelope, with `content` reading the content of an accept. Content that comes before
+/// the action is skipped and read again once the action is known ([`read_again`]); other keys,
+/// and the content of a decline or a cancel, are skipped as serde_json skips them. Not generic.
 fn envelope<'de>(
     r: &mut Reader<'de>,
     content: &mut dyn FnMut(&mut Reader<'de>) -> Fast<()>,
