@@ -62,6 +62,7 @@ pub mod error;
 mod field;
 mod jsonrpc;
 mod limits;
+pub mod prelude;
 mod request;
 mod result;
 pub mod retry;

@@ -30,6 +30,12 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
+    /// Never ask again: the first answer is final.
+    pub const NONE: RetryPolicy = RetryPolicy {
+        retry_cancel: false,
+        max_invalid_retries: 0,
+    };
+
     /// Whether a cancel is asked once more.
     pub fn with_cancel_retry(mut self, retry: bool) -> Self {
         self.retry_cancel = retry;
@@ -95,6 +101,98 @@ pub fn message_after_invalid(base: &str, error: &ElicitError) -> String {
     message
 }
 
+/// Where the attempts at one question stand: the policy applied to every outcome so far.
+///
+/// It decides, after each outcome, whether to ask again, and with which message. [`run`] drives
+/// it over live requests; the rmcp integration also drives it over the answers of earlier
+/// rounds, so a question asked again in another round follows the same rules.
+///
+/// ```
+/// use elicit_core::retry::{AttemptOutcome, Attempts, RetryPolicy};
+///
+/// let mut attempts = Attempts::new(RetryPolicy::default(), "Book a table");
+/// assert_eq!(attempts.message(), "Book a table");
+/// assert!(attempts.record(AttemptOutcome::Cancelled), "a cancel is asked once more");
+/// assert!(attempts.message().contains("dismissed"));
+/// assert!(!attempts.record(AttemptOutcome::Cancelled), "but only once");
+/// assert_eq!(attempts.attempts().len(), 2);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attempts {
+    policy: RetryPolicy,
+    base: String,
+    next: String,
+    cancel_retried: bool,
+    invalid_retries: usize,
+    attempts: Vec<Attempt>,
+}
+
+impl Attempts {
+    /// No attempt yet; the first is asked with `base_message`.
+    pub fn new(policy: RetryPolicy, base_message: impl Into<String>) -> Self {
+        let base = base_message.into();
+        Attempts {
+            policy,
+            next: base.clone(),
+            base,
+            cancel_retried: false,
+            invalid_retries: 0,
+            attempts: Vec::new(),
+        }
+    }
+
+    /// The message for the next attempt.
+    pub fn message(&self) -> &str {
+        &self.next
+    }
+
+    /// Records what the attempt asked with [`message`](Self::message) came to. Returns `true`
+    /// when the policy asks again, `false` when this outcome is final.
+    pub fn record(&mut self, outcome: AttemptOutcome) -> bool {
+        let again = match &outcome {
+            AttemptOutcome::Cancelled if self.policy.retry_cancel && !self.cancel_retried => {
+                self.cancel_retried = true;
+                Some(message_after_cancel(&self.base))
+            }
+            AttemptOutcome::Invalid(error)
+                if self.invalid_retries < self.policy.max_invalid_retries =>
+            {
+                self.invalid_retries += 1;
+                Some(message_after_invalid(&self.base, error))
+            }
+            _ => None,
+        };
+        let message = match &again {
+            Some(next) => std::mem::replace(&mut self.next, next.clone()),
+            None => self.next.clone(),
+        };
+        self.attempts.push(Attempt { message, outcome });
+        again.is_some()
+    }
+
+    /// Every attempt recorded so far, in order.
+    pub fn attempts(&self) -> &[Attempt] {
+        &self.attempts
+    }
+
+    /// The attempts, taken out.
+    pub fn into_attempts(self) -> Vec<Attempt> {
+        self.attempts
+    }
+}
+
+impl AttemptOutcome {
+    /// The outcome of one parsed answer.
+    pub fn of<T>(answer: &Result<ElicitResult<T>, ElicitError>) -> Self {
+        match answer {
+            Ok(ElicitResult::Accept(_)) => AttemptOutcome::Accepted,
+            Ok(ElicitResult::Decline) => AttemptOutcome::Declined,
+            Ok(ElicitResult::Cancel) => AttemptOutcome::Cancelled,
+            Err(error) => AttemptOutcome::Invalid(error.clone()),
+        }
+    }
+}
+
 /// Runs the loop. `ask(message)` makes one attempt: `Ok(Ok(result))` for an answer,
 /// `Ok(Err(error))` for content that broke the rules (asked again), and `Err(e)` for a failure
 /// that ends the loop. `invalid(e)` turns the last invalid content into the caller's error type.
@@ -109,59 +207,23 @@ where
     Fut: Future<Output = Result<Result<ElicitResult<T>, ElicitError>, E>>,
     E: std::fmt::Display,
 {
-    let mut attempts = Vec::new();
-    let mut message = base_message.to_owned();
-    let mut cancel_retried = false;
-    let mut invalid_retries = 0;
+    let mut attempts = Attempts::new(*policy, base_message);
     loop {
-        let answer = ask(message.clone()).await;
-        let (outcome, next) = match answer {
+        let answer = match ask(attempts.message().to_owned()).await {
+            Ok(answer) => answer,
             Err(e) => {
-                attempts.push(Attempt {
-                    message,
-                    outcome: AttemptOutcome::Failed(e.to_string()),
-                });
+                attempts.record(AttemptOutcome::Failed(e.to_string()));
                 return Retried {
                     result: Err(e),
-                    attempts,
-                };
-            }
-            Ok(Ok(ElicitResult::Cancel)) if policy.retry_cancel && !cancel_retried => {
-                cancel_retried = true;
-                (
-                    AttemptOutcome::Cancelled,
-                    message_after_cancel(base_message),
-                )
-            }
-            Ok(Err(error)) if invalid_retries < policy.max_invalid_retries => {
-                invalid_retries += 1;
-                let next = message_after_invalid(base_message, &error);
-                (AttemptOutcome::Invalid(error), next)
-            }
-            Ok(Err(error)) => {
-                attempts.push(Attempt {
-                    message,
-                    outcome: AttemptOutcome::Invalid(error.clone()),
-                });
-                return Retried {
-                    result: Err(invalid(error)),
-                    attempts,
-                };
-            }
-            Ok(Ok(result)) => {
-                let outcome = match &result {
-                    ElicitResult::Accept(_) => AttemptOutcome::Accepted,
-                    ElicitResult::Decline => AttemptOutcome::Declined,
-                    ElicitResult::Cancel => AttemptOutcome::Cancelled,
-                };
-                attempts.push(Attempt { message, outcome });
-                return Retried {
-                    result: Ok(result),
-                    attempts,
+                    attempts: attempts.into_attempts(),
                 };
             }
         };
-        attempts.push(Attempt { message, outcome });
-        message = next;
+        if !attempts.record(AttemptOutcome::of(&answer)) {
+            return Retried {
+                result: answer.map_err(invalid),
+                attempts: attempts.into_attempts(),
+            };
+        }
     }
 }

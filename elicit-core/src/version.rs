@@ -52,6 +52,12 @@ impl ProtocolVersion {
     pub fn has_modes(self) -> bool {
         self >= ProtocolVersion::V2025_11_25
     }
+
+    /// Whether a server asks through `InputRequiredResult.inputRequests`, answered in the
+    /// retried request, instead of sending `elicitation/create` mid-call: 2026-07-28 and later.
+    pub fn has_input_requests(self) -> bool {
+        self >= ProtocolVersion::V2026_07_28
+    }
 }
 
 impl fmt::Display for ProtocolVersion {

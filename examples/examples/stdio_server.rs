@@ -12,19 +12,15 @@
 //!   with the violations after invalid content). Returns the result and every attempt.
 //! - `connect_account`: URL mode: sends the user to a page, and returns what they said.
 //!
+//! The tools are written once for every version with [`Ask`], here in a hand-written
+//! `ServerHandler::call_tool` (`trip_planner` shows the `#[tool]` style): on 2025-06-18 and
+//! 2025-11-25 each question is a live request, on 2026-07-28 a round.
+//!
 //! Nothing but MCP goes to stdout; diagnostics go to stderr.
 
-use elicit_core::retry::RetryPolicy;
-use elicit_core::rmcp::{ElicitOptions, ElicitPeerExt, PeerElicitError, negotiated_version};
-use elicit_core::{
-    Elicit, ElicitResult, InputRequests, InputRequired, InputResponse, InputResponses,
-    ProtocolVersion, UrlElicitResult, UrlRequest,
-};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    InputRequiredResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool,
-};
+use elicit_core::ElicitResult;
+use elicit_core::prelude::*;
+use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use schemars::JsonSchema;
@@ -64,142 +60,62 @@ fn tool(name: &'static str, description: &'static str) -> Tool {
     Tool::new(name, description, schema)
 }
 
-fn text(body: String) -> CallToolResponse {
-    CallToolResult::success(vec![ContentBlock::text(body)]).into()
+fn text(body: String) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(body)])
 }
 
-fn tool_error(body: String) -> CallToolResponse {
-    CallToolResult::error(vec![ContentBlock::text(body)]).into()
+/// An answer written back as its wire JSON: `{"action":"accept","content":{..}}`,
+/// `{"action":"decline"}` or `{"action":"cancel"}`.
+fn wire(answer: &impl Serialize) -> Result<CallToolResult, Interrupt> {
+    serde_json::to_string(answer).map(text).map_err(|e| {
+        ErrorData::internal_error(format!("the answer could not be written: {e}"), None).into()
+    })
 }
 
-/// The typed result written back as its wire JSON.
-fn answered<T: Serialize>(result: &ElicitResult<T>) -> CallToolResponse {
-    match serde_json::to_string(result) {
-        Ok(json) => text(json),
-        Err(e) => tool_error(format!("the answer could not be written: {e}")),
-    }
+async fn book_table(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async { wire(&ask.form::<Booking>("booking").await?) })
+        .await
 }
 
-fn failed(error: PeerElicitError) -> CallToolResponse {
-    tool_error(error.to_string())
-}
-
-fn version_of(context: &RequestContext<RoleServer>) -> Option<ProtocolVersion> {
-    context
-        .protocol_version()
-        .and_then(|v| negotiated_version(&v.to_string()))
-}
-
-/// On 2026-07-28 the server cannot send requests: the tool returns `InputRequired` and reads
-/// the answer from the retry.
-fn round_trip(request: &CallToolRequestParams) -> CallToolResponse {
-    let responses = InputResponses::from_rmcp(
-        request.input_responses.as_ref(),
-        request.request_state.as_deref(),
-    );
-    match responses.elicit::<Booking>("booking") {
-        Ok(InputResponse::Missing) => {
-            let mut requests = InputRequests::new();
-            requests.elicit::<Booking>("booking");
-            ask(InputRequired::new(requests).with_request_state("book_table"))
-        }
-        Ok(InputResponse::Answered(result)) => answered(&result),
-        Err(e) => tool_error(format!("the answer was refused:\n{e}")),
-    }
-}
-
-fn ask(required: InputRequired) -> CallToolResponse {
-    match InputRequiredResult::try_from(&required) {
-        Ok(result) => result.into(),
-        Err(e) => tool_error(e.to_string()),
-    }
-}
-
-async fn book_table(
-    request: &CallToolRequestParams,
-    context: &RequestContext<RoleServer>,
-) -> CallToolResponse {
-    if version_of(context) >= Some(ProtocolVersion::V2026_07_28) {
-        return round_trip(request);
-    }
-    match context.peer.elicit_typed::<Booking>().await {
-        Ok(result) => answered(&result),
-        Err(error) => failed(error),
-    }
-}
-
-async fn book_table_patiently(
-    request: &CallToolRequestParams,
-    context: &RequestContext<RoleServer>,
-) -> CallToolResponse {
-    if version_of(context) >= Some(ProtocolVersion::V2026_07_28) {
-        return round_trip(request);
-    }
-    let retried = context
-        .peer
-        .elicit_typed_retrying::<Booking>(RetryPolicy::default(), ElicitOptions::new())
-        .await;
-    let attempts: Vec<String> = retried
-        .attempts
-        .iter()
-        .map(|a| format!("{:?}", a.outcome))
-        .collect();
-    match retried.result {
-        Ok(result) => text(format!(
-            "{}\nattempts: {}",
-            serde_json::to_string(&result).unwrap_or_default(),
-            attempts.join(", ")
-        )),
-        Err(error) => tool_error(format!("{error}\nattempts: {}", attempts.join(", "))),
-    }
-}
-
-async fn connect_account(
-    request: &CallToolRequestParams,
-    context: &RequestContext<RoleServer>,
-) -> CallToolResponse {
-    let Some(version) = version_of(context) else {
-        return tool_error("unknown protocol version".into());
-    };
-    let message = "Connect your account on our sign-in page (we never see your password here).";
-    let url = match UrlRequest::new(version, message, ACCOUNT_PAGE, "connect-1") {
-        Ok(url) => url,
-        Err(e) => return tool_error(format!("URL mode is not available: {e}")),
-    };
-    if version >= ProtocolVersion::V2026_07_28 {
-        let responses = InputResponses::from_rmcp(
-            request.input_responses.as_ref(),
-            request.request_state.as_deref(),
-        );
-        return match responses.url("connect") {
-            Ok(InputResponse::Missing) => {
-                let mut requests = InputRequests::new();
-                requests.url("connect", &url);
-                ask(InputRequired::new(requests))
+/// Asks again after a cancel or a mistake, and lists every attempt.
+async fn book_table_patiently(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let answer: Result<ElicitResult<Booking>, Interrupt> = ask
+            .form::<Booking>("booking")
+            .retrying(RetryPolicy::default())
+            .await;
+        let attempts: Vec<String> = ask
+            .attempts("booking")
+            .iter()
+            .map(|a| format!("{:?}", a.outcome))
+            .collect();
+        let attempts = attempts.join(", ");
+        match answer {
+            Ok(result) => {
+                let body = serde_json::to_string(&result).unwrap_or_default();
+                Ok(text(format!("{body}\nattempts: {attempts}")))
             }
-            Ok(InputResponse::Answered(answer)) => url_answered(answer),
-            Err(e) => tool_error(e.to_string()),
-        };
-    }
-    let url_mode = context
-        .peer
-        .peer_info()
-        .and_then(|info| info.capabilities.elicitation.clone())
-        .is_some_and(|e| e.url.is_some());
-    if !url_mode {
-        return tool_error("the client does not support URL-mode elicitation".into());
-    }
-    match context.peer.create_elicitation((&url).into()).await {
-        Ok(reply) => match UrlElicitResult::from_rmcp(&reply) {
-            Ok(answer) => url_answered(answer),
-            Err(e) => tool_error(e.to_string()),
-        },
-        Err(e) => tool_error(format!("the request failed: {e}")),
-    }
+            Err(Interrupt::Invalid { error, .. }) => {
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "the answer was refused:\n{error}\nattempts: {attempts}"
+                ))]))
+            }
+            Err(other) => Err(other),
+        }
+    })
+    .await
 }
 
-fn url_answered(answer: UrlElicitResult) -> CallToolResponse {
-    text(serde_json::to_string(&answer).unwrap_or_default())
+async fn connect_account(ask: &Ask) -> Asked<CallToolResult> {
+    let message = "Connect your account on our sign-in page (we never see your password here).";
+    ask.run(async {
+        let answer = ask
+            .url("connect", message, ACCOUNT_PAGE)
+            .elicitation_id("connect-1")
+            .await?;
+        wire(&answer)
+    })
+    .await
 }
 
 impl ServerHandler for Restaurant {
@@ -236,17 +152,16 @@ impl ServerHandler for Restaurant {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        Ok(match request.name.as_ref() {
-            "book_table" => book_table(&request, &context).await,
-            "book_table_patiently" => book_table_patiently(&request, &context).await,
-            "connect_account" => connect_account(&request, &context).await,
-            other => {
-                return Err(ErrorData::invalid_params(
-                    format!("no tool named {other}"),
-                    None,
-                ));
-            }
-        })
+        let ask = Ask::new(&request, &context);
+        match request.name.as_ref() {
+            "book_table" => book_table(&ask).await.into_response(),
+            "book_table_patiently" => book_table_patiently(&ask).await.into_response(),
+            "connect_account" => connect_account(&ask).await.into_response(),
+            other => Err(ErrorData::invalid_params(
+                format!("no tool named {other}"),
+                None,
+            )),
+        }
     }
 }
 

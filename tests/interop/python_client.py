@@ -10,10 +10,10 @@ import json
 import sys
 from contextlib import AsyncExitStack
 
+from handshake import session_2025_06_18
 from mcp import types
 from mcp.client import Client
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters
 
 SERVER = StdioServerParameters(command=sys.argv[1], args=[])
 
@@ -50,32 +50,10 @@ def callback_for(answer, seen):
     return on_elicit
 
 
-async def legacy_2025_06_18(callback):
-    """2025-06-18: the SDK's initialize offers 2025-11-25, so send the handshake by hand."""
-    stack = AsyncExitStack()
-    read, write = await stack.enter_async_context(stdio_client(SERVER))
-    session = await stack.enter_async_context(
-        ClientSession(read, write, elicitation_callback=callback)
-    )
-    version = "2025-06-18"
-    result = await session.send_request(
-        types.InitializeRequest(
-            params=types.InitializeRequestParams(
-                protocol_version=version,
-                capabilities=session._build_capabilities(version),
-                client_info=types.Implementation(name="interop", version="0"),
-            )
-        ),
-        types.InitializeResult,
-    )
-    session.adopt(result)
-    await session.send_notification(types.InitializedNotification())
-    return stack, session, session.call_tool
-
-
 async def connect(version, callback):
     if version == "2025-06-18":
-        return await legacy_2025_06_18(callback)
+        stack, session = await session_2025_06_18(SERVER, callback)
+        return stack, session, session.call_tool
     stack = AsyncExitStack()
     mode = "legacy" if version == "2025-11-25" else "auto"
     client = await stack.enter_async_context(

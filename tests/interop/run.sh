@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Interop test: the official MCP Python SDK client drives the stdio_server example on every
-# protocol version it supports. Installs the pinned client into a virtualenv under target/.
-# Fails loudly when anything is missing; it never skips.
+# Interop test: the official MCP Python SDK client drives the stdio_server and trip_planner
+# examples on every protocol version it supports. Installs the pinned client into a virtualenv
+# under target/. Fails loudly when anything is missing; it never skips.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -17,5 +17,6 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==${MCP_VERSION}"
 
-cargo build --quiet -p elicit-examples --example stdio_server
+cargo build --quiet -p elicit-examples --example stdio_server --example trip_planner
 "$VENV/bin/python" tests/interop/python_client.py target/debug/examples/stdio_server
+"$VENV/bin/python" tests/interop/trip_planner_client.py target/debug/examples/trip_planner

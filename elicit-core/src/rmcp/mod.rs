@@ -1,18 +1,64 @@
-//! Integration with rmcp, the official Rust MCP SDK (feature `rmcp`).
+//! Integration with rmcp, the official Rust MCP SDK (feature `rmcp`, rmcp 3.11 or later).
 //!
-//! - [`ElicitPeerExt::elicit_typed`] on a server's `Peer<RoleServer>`: checks the client's
-//!   capabilities, sends `T`'s schema for the negotiated protocol version, and returns a validated
-//!   `ElicitResult<T>`. rmcp's own `Peer::elicit` sends a schema from the type but never checks
-//!   the reply against it.
-//! - [`ElicitPeerExt::elicit_typed_retrying`] runs the [retry loop](crate::retry).
+//! - [`Ask`]: a tool's typed questions in straight-line code that works on every protocol
+//!   version. Before 2026-07-28 each question is a live `elicitation/create`; on 2026-07-28,
+//!   where a server cannot send requests mid-call, each is a round of `InputRequiredResult`
+//!   and retry, with the answers so far sealed in `requestState` ([`StateKey`]). A `#[tool]`
+//!   function takes it as an argument; a hand-written `call_tool` builds one with
+//!   [`Ask::new`]. [`Ask::rounds`] runs a handler written the 2026-07-28 way on older
+//!   connections too.
+//! - [`ElicitPeerExt::elicit_typed`] on a server's `Peer<RoleServer>`: one live request (before
+//!   2026-07-28), with the client's capabilities checked, `T`'s schema for the negotiated
+//!   version, and a validated `ElicitResult<T>`. rmcp's own `Peer::elicit` sends a schema from
+//!   the type but never checks the reply against it.
+//!   [`ElicitPeerExt::elicit_typed_retrying`] runs the [retry loop](crate::retry).
 //! - Conversions between this crate's schema, request and result types and rmcp's model types,
 //!   both ways, and between the 2026-07-28 multi-round-trip types (`InputRequests`,
 //!   `InputRequired`, `InputResponses`) and rmcp's.
 //!
 //! In this module `::rmcp` names the SDK crate.
+//!
+//! ```ignore
+//! use elicit_core::ElicitResult;
+//! use elicit_core::prelude::*;
+//! use rmcp::model::*;
+//! use rmcp::{tool, tool_handler, tool_router};
+//!
+//! #[tool_router]
+//! impl TripPlanner {
+//!     #[tool(description = "Plan a trip")]
+//!     async fn plan_trip(&self, ask: Ask) -> Asked<CallToolResult> {
+//!         ask.run(async {
+//!             let trip = ask.form::<Trip>("trip").await?;
+//!             let extras = match &trip {
+//!                 ElicitResult::Accept(trip) if trip.nights >= 7 => {
+//!                     Some(ask.form::<Extras>("extras").await?)
+//!                 }
+//!                 _ => None,
+//!             };
+//!             let plan = serde_json::json!({ "trip": trip, "extras": extras });
+//!             Ok(CallToolResult::success(vec![ContentBlock::text(plan.to_string())]))
+//!         })
+//!         .await
+//!     }
+//! }
+//!
+//! #[tool_handler]
+//! impl rmcp::ServerHandler for TripPlanner {}
+//! ```
 
+mod ask;
+mod asked;
 mod convert;
 mod peer;
+mod question;
+mod rounds;
+mod state;
 
+pub use ask::{Ask, DEFAULT_MAX_ROUNDS};
+pub use asked::{Asked, ElicitMode, Interrupt};
 pub use convert::Unrepresentable;
 pub use peer::{ElicitOptions, ElicitPeerExt, PeerElicitError, negotiated_version};
+pub use question::{FormQuestion, Question, Questions, UrlQuestion};
+pub use rounds::Round;
+pub use state::{DEFAULT_TTL, StateError, StateKey, StateKeyError};

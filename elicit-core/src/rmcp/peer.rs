@@ -22,8 +22,9 @@ pub enum PeerElicitError {
     /// The client declared elicitation, but only URL mode. Nothing was sent.
     NoFormMode,
     /// The connection is on 2026-07-28 or later, where a server cannot send requests to the
-    /// client: return an `InputRequired` from the tool instead (see
-    /// [`InputRequests`](crate::InputRequests)). Nothing was sent.
+    /// client. Ask through [`Ask`](super::Ask), which works on every version, or return an
+    /// `InputRequired` from the tool (see [`InputRequests`](crate::InputRequests)). Nothing was
+    /// sent.
     UseInputRequired,
     /// The client's protocol version predates elicitation (it began with 2025-06-18).
     VersionTooOld(String),
@@ -141,14 +142,22 @@ async fn ask<T: Elicit>(
             .try_into()
             .map_err(PeerElicitError::Schema)?,
     };
-    let reply = peer
-        .create_elicitation_with_timeout(params, timeout)
+    let reply = create(peer, params, timeout).await?;
+    Ok(ElicitResult::from_rmcp(&reply))
+}
+
+/// Sends one `elicitation/create` and waits for the reply, up to `timeout`.
+pub(crate) async fn create(
+    peer: &Peer<RoleServer>,
+    params: m::ElicitRequestParams,
+    timeout: Option<Duration>,
+) -> Result<m::ElicitResult, PeerElicitError> {
+    peer.create_elicitation_with_timeout(params, timeout)
         .await
         .map_err(|e| match e {
             ServiceError::Timeout { timeout } => PeerElicitError::Timeout(timeout),
             other => PeerElicitError::Service(other),
-        })?;
-    Ok(ElicitResult::from_rmcp(&reply))
+        })
 }
 
 /// Typed elicitation on a server's peer. Named apart from rmcp's own `Peer::elicit`.

@@ -1,0 +1,23 @@
+//! What a tool file needs, in one import: `use elicit_core::prelude::*;`.
+//!
+//! No name here clashes with rmcp's `rmcp::model::*` but [`ElicitResult`]: rmcp's model has an
+//! untyped `ElicitResult` of its own. Where a file imports both globs, name this crate's with one
+//! explicit import, which takes precedence over both:
+//!
+//! ```ignore
+//! use elicit_core::prelude::*;
+//! use elicit_core::ElicitResult;
+//! use rmcp::model::*;
+//! ```
+//!
+//! The crate's `InputRequests`, `InputResponses`, `ProtocolVersion` and `RequestId` are left
+//! out for the same reason: rmcp's model has types of those names. Tools written with
+//! [`Ask`](crate::rmcp::Ask) do not need them.
+
+pub use crate::retry::RetryPolicy;
+#[cfg(feature = "rmcp")]
+pub use crate::rmcp::{Ask, Asked, ElicitPeerExt, Interrupt, Round, StateKey};
+pub use crate::{ElicitError, ElicitResult, InputRequired, InputResponse, UrlElicitResult};
+
+/// `#[derive(Elicit)]`, and the trait it implements.
+pub use crate::Elicit;

@@ -1,0 +1,515 @@
+//! [`Ask`]: a tool's typed questions to the user, written once for every protocol version.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use ::rmcp::handler::server::common::FromContextPart;
+use ::rmcp::handler::server::tool::ToolCallContext;
+use ::rmcp::model::{self as m, CallToolRequestParams, ErrorData, InputRequiredResult, JsonObject};
+use ::rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+
+use super::asked::{Asked, ElicitMode, Interrupt};
+use super::convert::reply_value;
+use super::peer::negotiated_version;
+use super::question::{Asking, FormQuestion, Params, Question, Questions, UrlQuestion, outcome};
+use super::state::{Binding, Carried, StateError, StateKey};
+use crate::Elicit;
+use crate::retry::{Attempt, AttemptOutcome, Attempts};
+use crate::round_trip::{InputRequests, InputRequired};
+use crate::version::ProtocolVersion;
+
+/// How many rounds a call may take by default, as rmcp's and the other SDKs' clients allow.
+pub const DEFAULT_MAX_ROUNDS: u32 = 10;
+
+/// A tool's questions to the user, answered typed and validated, in straight-line code that
+/// works on every protocol version.
+///
+/// ```
+/// use elicit_core::ElicitResult;
+/// use elicit_core::prelude::*;
+/// use rmcp::model::*;
+///
+/// /// Where would you like to go?
+/// #[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+/// struct Trip {
+///     city: String,
+///     nights: u8,
+/// }
+///
+/// /// A week or more: a few extras
+/// #[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+/// struct Extras {
+///     rental_car: bool,
+/// }
+///
+/// // The body of a tool: `ask` comes from `Ask::new` in `call_tool`, or is an argument of a
+/// // `#[tool]` function.
+/// async fn plan_trip(ask: &Ask) -> Asked<CallToolResult> {
+///     ask.run(async {
+///         let trip = ask.form::<Trip>("trip").await?;
+///         let extras = match &trip {
+///             ElicitResult::Accept(trip) if trip.nights >= 7 => {
+///                 Some(ask.form::<Extras>("extras").await?)
+///             }
+///             _ => None,
+///         };
+///         let plan = serde_json::json!({ "trip": trip, "extras": extras });
+///         Ok(CallToolResult::success(vec![ContentBlock::text(plan.to_string())]))
+///     })
+///     .await
+/// }
+/// ```
+///
+/// - **2025-06-18 and 2025-11-25**: each question is a live `elicitation/create`, sent when it
+///   is awaited, with the schema written for the negotiated version and the client's
+///   capabilities checked first.
+/// - **2026-07-28**: a server cannot send requests mid-call. A question whose answer is known
+///   (from this round's `inputResponses`, or from an earlier round, carried in the sealed
+///   `requestState`) resolves at once. The first unanswered one stops the body through `?`, and
+///   [`run`](Ask::run) turns the stop into an `InputRequiredResult` that asks for it. The
+///   client retries the call with the answer, and the body runs again from the top.
+///
+/// **So on 2026-07-28, code before the last question runs once per round.** Keep side effects
+/// (a booking, a payment, a message sent) after the questions, or make them safe to repeat.
+/// The body must ask the same questions in the same order given the same answers: don't
+/// branch on the time or on random numbers before a question.
+///
+/// Each question has a key, yours to choose, that names it across rounds: keep keys stable,
+/// and give each question its own. A key asked twice for the same type is the same question
+/// (the second ask gets the first answer); a key reused for another type stops the call with
+/// [`Interrupt::KeyReused`].
+///
+/// `Ask` is an rmcp extractor: a `#[tool]` function takes it as an argument. List it before
+/// `Parameters`, which takes the call's arguments: `Ask` reads them to bind the state to them.
+/// In a hand-written `call_tool`, build one with [`Ask::new`].
+pub struct Ask {
+    context: RequestContext<RoleServer>,
+    version: Result<ProtocolVersion, Option<String>>,
+    key: StateKey,
+    binding: Binding,
+    responses: m::InputResponses,
+    request_state: Option<String>,
+    pub(crate) max_rounds: u32,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    /// The call's carried state, opened on first use.
+    carried: Option<Result<Carried, StateError>>,
+    /// This round's unanswered questions (2026-07-28).
+    pending: InputRequests,
+    /// Every attempt at each key, as of its last ask.
+    attempts: BTreeMap<String, Vec<Attempt>>,
+    /// Rounds of live requests so far (before 2026-07-28), for the round cap.
+    live_rounds: u32,
+    /// Inside [`Ask::all`]: whether its round was counted yet.
+    batch: Option<bool>,
+}
+
+impl std::fmt::Debug for Ask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ask")
+            .field("version", &self.version)
+            .field("max_rounds", &self.max_rounds)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ask {
+    /// The questions of one `tools/call`, sealed with the [installed](StateKey::installed) key.
+    pub fn new(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Self {
+        Self::with_key(request, context, StateKey::installed().clone())
+    }
+
+    /// [`new`](Ask::new), sealed with `key`.
+    pub fn with_key(
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        key: StateKey,
+    ) -> Self {
+        Self::from_parts(
+            context.clone(),
+            &request.name,
+            request.arguments.as_ref(),
+            request.input_responses.clone(),
+            request.request_state.clone(),
+            key,
+        )
+    }
+
+    fn from_parts(
+        context: RequestContext<RoleServer>,
+        tool: &str,
+        arguments: Option<&JsonObject>,
+        responses: Option<m::InputResponses>,
+        request_state: Option<String>,
+        key: StateKey,
+    ) -> Self {
+        let version = match context.protocol_version() {
+            None => Err(None),
+            Some(version) => {
+                let text = version.to_string();
+                negotiated_version(&text).ok_or(Some(text))
+            }
+        };
+        Ask {
+            context,
+            version,
+            key,
+            binding: Binding::of(tool, arguments),
+            responses: responses.unwrap_or_default(),
+            request_state,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    /// Caps the rounds of one call ([`DEFAULT_MAX_ROUNDS`] by default): past it, the call fails
+    /// with [`Interrupt::TooManyRounds`] rather than ask again. On 2026-07-28 a round is one
+    /// `InputRequiredResult`; before, each live request is one, but the questions of one
+    /// [`all`](Ask::all) share one, so a tool meets the cap at the same point on every version.
+    pub fn with_max_rounds(mut self, rounds: u32) -> Self {
+        self.max_rounds = rounds;
+        self
+    }
+
+    /// The request's protocol version, if it is one with elicitation.
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
+        self.version.as_ref().ok().copied()
+    }
+
+    /// Whether questions travel in rounds (2026-07-28 and later) rather than as live requests.
+    pub fn asks_in_rounds(&self) -> bool {
+        self.protocol_version()
+            .is_some_and(ProtocolVersion::has_input_requests)
+    }
+
+    /// The request's context.
+    pub fn context(&self) -> &RequestContext<RoleServer> {
+        &self.context
+    }
+
+    /// Asks for a `T` under `key`, with `T`'s message and its schema for the request's
+    /// version. Await it for the validated `ElicitResult<T>`; set a message, a retry policy or
+    /// a timeout on it first.
+    pub fn form<T: Elicit>(&self, key: impl Into<String>) -> FormQuestion<'_, T> {
+        FormQuestion::new(self, key.into())
+    }
+
+    /// Sends the user to `url` (URL mode) under `key`. Await it for the `UrlElicitResult`.
+    pub fn url(
+        &self,
+        key: impl Into<String>,
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> UrlQuestion<'_> {
+        UrlQuestion::new(self, key.into(), message.into(), url.into())
+    }
+
+    /// Asks independent questions together: on 2026-07-28 in one round, one `inputRequests`
+    /// entry each; before, as live requests one after another.
+    ///
+    /// ```
+    /// # use elicit_core::prelude::*;
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+    /// # /// Where to?
+    /// # struct Trip { city: String }
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+    /// # /// Anything you can't eat?
+    /// # struct Diet { vegetarian: bool }
+    /// # async fn body(ask: &Ask) -> Result<(), Interrupt> {
+    /// let (trip, diet) = ask.all((ask.form::<Trip>("trip"), ask.form::<Diet>("diet"))).await?;
+    /// # let _ = (trip, diet);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn all<Q: Questions>(&self, questions: Q) -> Result<Q::Output, Interrupt> {
+        questions.answer_all(self).await
+    }
+
+    /// Every attempt at the question under `key` so far: with a retry policy, one per time it
+    /// was asked. Empty for a key not asked yet.
+    pub fn attempts(&self, key: &str) -> Vec<Attempt> {
+        self.lock().attempts.get(key).cloned().unwrap_or_default()
+    }
+
+    /// Runs a tool's body and turns how it ended into the tool's result: its own result, a
+    /// request for the answers it is waiting for (2026-07-28), or the interrupt that stopped it.
+    ///
+    /// A `requestState` that does not verify stops the call before the body runs. A question
+    /// left unanswered is asked even where the body went on without its answer.
+    pub async fn run<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R> {
+        if let Err(refused) = self.carried(|_| Ok(())) {
+            return Asked::stopped(refused);
+        }
+        let result = body.await;
+        let pending = std::mem::take(&mut self.lock().pending);
+        match result {
+            Ok(_) | Err(Interrupt::InputRequired) if !pending.is_empty() => {
+                match self.end_round(pending) {
+                    Ok(required) => Asked::input_required(required),
+                    Err(e) => Asked::stopped(e),
+                }
+            }
+            Ok(result) => Asked::done(result),
+            Err(interrupt) => Asked::stopped(interrupt),
+        }
+    }
+
+    /// Seals what the call knows and asks for `pending`.
+    fn end_round(&self, pending: InputRequests) -> Result<InputRequiredResult, Interrupt> {
+        let sealed = self.carried(|carried| {
+            if carried.round >= self.max_rounds {
+                return Err(Interrupt::TooManyRounds(self.max_rounds));
+            }
+            carried.round += 1;
+            Ok(self.key.seal(carried, &self.binding))
+        })?;
+        let required = InputRequired::new(pending).with_request_state(sealed);
+        InputRequiredResult::try_from(&required)
+            .map_err(|e| Interrupt::Error(ErrorData::internal_error(e.to_string(), None)))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // No code panics while holding the lock; a poisoned one still holds consistent data.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on the call's carried state, opening it first if this is the first use.
+    fn carried<R>(
+        &self,
+        f: impl FnOnce(&mut Carried) -> Result<R, Interrupt>,
+    ) -> Result<R, Interrupt> {
+        let mut inner = self.lock();
+        let carried = inner.carried.get_or_insert_with(|| self.open());
+        match carried {
+            Ok(carried) => f(carried),
+            Err(e) => Err(Interrupt::State(e.clone())),
+        }
+    }
+
+    /// The state the client echoed, with this round's answers added to it. An answer is read
+    /// only for a question the call has asked; one after a question's final answer is never
+    /// read (see [`resolve`](Ask::resolve)).
+    fn open(&self) -> Result<Carried, StateError> {
+        let Some(sealed) = &self.request_state else {
+            if self.responses.is_empty() {
+                return Ok(Carried::new());
+            }
+            return Err(StateError::Missing);
+        };
+        let mut carried = self.key.open(sealed, &self.binding)?;
+        for (key, answers) in &mut carried.keys {
+            if let Some(reply) = self.responses.get(key) {
+                answers.replies.push(reply.clone());
+            }
+        }
+        Ok(carried)
+    }
+
+    pub(crate) fn version(&self) -> Result<ProtocolVersion, Interrupt> {
+        self.version.clone().map_err(Interrupt::Version)
+    }
+
+    /// This round's `inputResponses`, as the client sent them.
+    pub(crate) fn responses(&self) -> &m::InputResponses {
+        &self.responses
+    }
+
+    /// The `requestState` the client echoed, as it sent it.
+    pub(crate) fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+
+    /// Whether the client declared `mode`. Read per request: on 2026-07-28 the capabilities
+    /// travel in each request's `_meta`; before, they are the handshake's.
+    pub(crate) fn check_capability(
+        &self,
+        mode: ElicitMode,
+        version: ProtocolVersion,
+    ) -> Result<(), Interrupt> {
+        let elicitation = self
+            .context
+            .client_capabilities()
+            .and_then(|capabilities| capabilities.elicitation);
+        let declared = elicitation.is_some_and(|e| match mode {
+            // `{"elicitation":{}}` means form mode, for clients written before modes existed.
+            ElicitMode::Form => e.form.is_some() || e.url.is_none(),
+            ElicitMode::Url => e.url.is_some(),
+        });
+        if declared {
+            Ok(())
+        } else {
+            Err(Interrupt::MissingCapability { mode, version })
+        }
+    }
+
+    /// Sends one live `elicitation/create` (before 2026-07-28) and returns the reply as JSON.
+    pub(crate) async fn send(
+        &self,
+        params: &Params,
+        timeout: Option<Duration>,
+    ) -> Result<Value, Interrupt> {
+        let request = params.to_rmcp()?;
+        let reply = super::peer::create(&self.context.peer, request, timeout)
+            .await
+            .map_err(Interrupt::Peer)?;
+        Ok(reply_value(&reply))
+    }
+
+    /// The typed answer to one question.
+    pub(crate) async fn answer<Q: Question>(&self, question: &Q) -> Result<Q::Output, Interrupt> {
+        let mut last = None;
+        let mut read = |reply: &Value| {
+            let answer = question.read(reply);
+            let outcome = outcome(&answer);
+            last = Some(answer);
+            outcome
+        };
+        self.resolve(question.asking(), &mut read).await?;
+        match last {
+            Some(Ok(answer)) => Ok(answer),
+            Some(Err(error)) => Err(Interrupt::Invalid {
+                key: question.asking().key().to_owned(),
+                error,
+            }),
+            None => Err(Interrupt::Error(ErrorData::internal_error(
+                "a question ended without an answer",
+                None,
+            ))),
+        }
+    }
+
+    /// Reads every answer the key has had through its retry policy, then asks for another
+    /// while the policy wants one: live, or as a pending request of this round. Returns once
+    /// `read` has seen the final answer.
+    async fn resolve(
+        &self,
+        question: &dyn Asking,
+        read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
+    ) -> Result<(), Interrupt> {
+        let version = self.version()?;
+        let key = question.key();
+        let kind = question.kind();
+        let replies = self.carried(|carried| {
+            carried
+                .register(key, &kind)
+                .map(<[Value]>::to_vec)
+                .map_err(|first| Interrupt::KeyReused {
+                    key: key.to_owned(),
+                    first: first.to_owned(),
+                    now: kind.to_string(),
+                })
+        })?;
+        let mut attempts = Attempts::new(question.policy(), question.base_message());
+        let mut again = true;
+        for reply in &replies {
+            again = attempts.record(read(reply));
+            if !again {
+                break;
+            }
+        }
+        let result = if again {
+            self.ask_until_final(question, version, &mut attempts, read)
+                .await
+        } else {
+            Ok(())
+        };
+        self.lock()
+            .attempts
+            .insert(key.to_owned(), attempts.into_attempts());
+        result
+    }
+
+    /// Asks until `read` sees a final answer: live requests before 2026-07-28; on it, the
+    /// question is added to this round's requests and the body stops.
+    async fn ask_until_final(
+        &self,
+        question: &dyn Asking,
+        version: ProtocolVersion,
+        attempts: &mut Attempts,
+        read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
+    ) -> Result<(), Interrupt> {
+        let key = question.key();
+        loop {
+            let params = question.params(version, attempts.message())?;
+            self.check_capability(params.mode(), version)?;
+            if version.has_input_requests() {
+                let mut inner = self.lock();
+                if inner.pending.get(key).is_none() {
+                    params.add_to(key, &mut inner.pending);
+                }
+                return Err(Interrupt::InputRequired);
+            }
+            self.count_live_round()?;
+            let reply = self
+                .send(&params, question.timeout())
+                .await
+                .inspect_err(|e| {
+                    attempts.record(AttemptOutcome::Failed(e.to_string()));
+                })?;
+            self.carried(|carried| {
+                carried.push_reply(key, reply.clone());
+                Ok(())
+            })?;
+            if !attempts.record(read(&reply)) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Counts a live request against the round cap: each is a round of its own, but the
+    /// questions of one [`Ask::all`] share one, as they would on 2026-07-28.
+    fn count_live_round(&self) -> Result<(), Interrupt> {
+        let mut inner = self.lock();
+        if inner.batch == Some(true) {
+            return Ok(());
+        }
+        if inner.live_rounds >= self.max_rounds {
+            return Err(Interrupt::TooManyRounds(self.max_rounds));
+        }
+        inner.live_rounds += 1;
+        if inner.batch.is_some() {
+            inner.batch = Some(true);
+        }
+        Ok(())
+    }
+
+    /// Marks the start (`true`) or end of the questions of one [`Ask::all`].
+    pub(crate) fn batch(&self, start: bool) {
+        self.lock().batch = start.then_some(false);
+    }
+
+    /// Whether asking more questions after `stop` is pointless: live requests stop at any
+    /// failure; a round goes on past unanswered questions.
+    pub(crate) fn ends_at(&self, stop: &Interrupt) -> bool {
+        !self.asks_in_rounds() || !stop.is_input_required()
+    }
+}
+
+/// Of two stops, the one that ends the call: a failure over a wait for answers.
+pub(crate) fn graver(first: Option<Interrupt>, next: Interrupt) -> Interrupt {
+    match first {
+        Some(first) if !first.is_input_required() || next.is_input_required() => first,
+        _ => next,
+    }
+}
+
+/// `Ask` as an argument of a `#[tool]` function. It reads the call's arguments without taking
+/// them, so list it before `Parameters`.
+impl<S> FromContextPart<ToolCallContext<'_, S>> for Ask {
+    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        Ok(Ask::from_parts(
+            context.request_context.clone(),
+            &context.name,
+            context.arguments.as_ref(),
+            context.input_responses.clone(),
+            context.request_state.clone(),
+            StateKey::installed().clone(),
+        ))
+    }
+}

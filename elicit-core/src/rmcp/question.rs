@@ -1,0 +1,382 @@
+//! The questions a tool asks through [`Ask`]: a form of a derived type, or a page in URL mode.
+//! Each is awaited on its own, or several go in one round with [`Ask::all`].
+
+use std::borrow::Cow;
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::time::Duration;
+
+use ::rmcp::model as m;
+use serde_json::Value;
+
+use super::ask::Ask;
+use super::asked::{ElicitMode, Interrupt};
+use super::peer::PeerElicitError;
+use crate::Elicit;
+use crate::error::ElicitError;
+use crate::request::FormRequest;
+use crate::result::{ElicitAction, ElicitResult};
+use crate::retry::{AttemptOutcome, RetryPolicy};
+use crate::round_trip::InputRequests;
+use crate::url_mode::{UrlElicitResult, UrlRequest};
+use crate::version::ProtocolVersion;
+
+/// A question asked through [`Ask`]: [`FormQuestion`] or [`UrlQuestion`]. Await one on its
+/// own, or pass several to [`Ask::all`] to ask them in one round.
+pub trait Question: Send + Sync + sealed::Sealed {
+    /// The typed answer.
+    type Output: Send + Answer;
+
+    #[doc(hidden)]
+    fn asking(&self) -> &dyn Asking;
+
+    #[doc(hidden)]
+    fn read(&self, reply: &Value) -> Result<Self::Output, ElicitError>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What the engine needs of a question, whatever its answer's type.
+#[doc(hidden)]
+pub trait Asking: Sync {
+    fn key(&self) -> &str;
+    /// What the key is asked as: a form's type, or URL mode.
+    fn kind(&self) -> Cow<'static, str>;
+    fn base_message(&self) -> Cow<'_, str>;
+    fn policy(&self) -> RetryPolicy;
+    fn timeout(&self) -> Option<Duration>;
+    /// The request for `version`, shown with `message`.
+    fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt>;
+}
+
+/// One request, written for a protocol version.
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub enum Params {
+    Form(FormRequest<'static>),
+    Url(UrlRequest<'static>),
+}
+
+impl Params {
+    pub(crate) fn mode(&self) -> ElicitMode {
+        match self {
+            Params::Form(_) => ElicitMode::Form,
+            Params::Url(_) => ElicitMode::Url,
+        }
+    }
+
+    pub(crate) fn to_rmcp(&self) -> Result<m::ElicitRequestParams, Interrupt> {
+        match self {
+            Params::Form(form) => m::ElicitRequestParams::try_from(form)
+                .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e))),
+            Params::Url(url) => Ok(url.into()),
+        }
+    }
+
+    pub(crate) fn add_to(&self, key: &str, requests: &mut InputRequests) {
+        match self {
+            Params::Form(form) => requests.form(key, form),
+            Params::Url(url) => requests.url(key, url),
+        };
+    }
+}
+
+/// The outcome of one parsed answer, for the retry policy.
+pub(crate) fn outcome<O: Answer>(answer: &Result<O, ElicitError>) -> AttemptOutcome {
+    match answer {
+        Ok(answer) => match answer.action() {
+            ElicitAction::Accept => AttemptOutcome::Accepted,
+            ElicitAction::Decline => AttemptOutcome::Declined,
+            ElicitAction::Cancel => AttemptOutcome::Cancelled,
+        },
+        Err(error) => AttemptOutcome::Invalid(error.clone()),
+    }
+}
+
+/// An answer that says what the user did.
+#[doc(hidden)]
+pub trait Answer {
+    fn action(&self) -> ElicitAction;
+}
+
+impl<T> Answer for ElicitResult<T> {
+    fn action(&self) -> ElicitAction {
+        ElicitResult::action(self)
+    }
+}
+
+impl Answer for UrlElicitResult {
+    fn action(&self) -> ElicitAction {
+        UrlElicitResult::action(*self)
+    }
+}
+
+type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interrupt>> + Send + 'a>>;
+
+/// A form: asks for a `T` under a key. Await it for an `ElicitResult<T>`, validated against
+/// the schema that was sent. Made by [`Ask::form`].
+#[must_use = "a question is asked when it is awaited"]
+pub struct FormQuestion<'a, T> {
+    ask: &'a Ask,
+    key: String,
+    message: Option<String>,
+    policy: RetryPolicy,
+    timeout: Option<Duration>,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<'a, T: Elicit> FormQuestion<'a, T> {
+    pub(crate) fn new(ask: &'a Ask, key: String) -> Self {
+        FormQuestion {
+            ask,
+            key,
+            message: None,
+            policy: RetryPolicy::NONE,
+            timeout: None,
+            form: PhantomData,
+        }
+    }
+
+    /// Shows `message` instead of the type's own.
+    pub fn message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+
+    /// Asks again as `policy` allows: once more after a cancel, and with the violations in the
+    /// message after invalid content. On 2026-07-28 each new attempt is another round.
+    pub fn retrying(mut self, policy: RetryPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Gives up on a live request after `timeout`, with [`PeerElicitError::Timeout`]. Before
+    /// 2026-07-28 only: there, the client's retry carries the answer whenever it comes.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+}
+
+impl<T: Elicit> Asking for FormQuestion<'_, T> {
+    fn key(&self) -> &str {
+        &self.key
+    }
+
+    fn kind(&self) -> Cow<'static, str> {
+        Cow::Borrowed(std::any::type_name::<T>())
+    }
+
+    fn base_message(&self) -> Cow<'_, str> {
+        match &self.message {
+            Some(message) => Cow::Borrowed(message),
+            None => Cow::Borrowed(T::message()),
+        }
+    }
+
+    fn policy(&self) -> RetryPolicy {
+        self.policy
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {
+        let form = T::form_request_for(version)
+            .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e)))?;
+        Ok(Params::Form(form.with_message(message.to_owned())))
+    }
+}
+
+impl<T> sealed::Sealed for FormQuestion<'_, T> {}
+
+impl<T: Elicit + Send> Question for FormQuestion<'_, T> {
+    type Output = ElicitResult<T>;
+
+    fn asking(&self) -> &dyn Asking {
+        self
+    }
+
+    fn read(&self, reply: &Value) -> Result<ElicitResult<T>, ElicitError> {
+        ElicitResult::from_value_ref(reply)
+    }
+}
+
+impl<'a, T: Elicit + Send> IntoFuture for FormQuestion<'a, T> {
+    type Output = Result<ElicitResult<T>, Interrupt>;
+    type IntoFuture = Answering<'a, ElicitResult<T>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { self.ask.answer(&self).await })
+    }
+}
+
+/// A page the user opens (URL mode, 2025-11-25 and later): for what a form must not carry, such
+/// as passwords and payment details. Await it for the `UrlElicitResult`. Made by [`Ask::url`].
+#[must_use = "a question is asked when it is awaited"]
+pub struct UrlQuestion<'a> {
+    ask: &'a Ask,
+    key: String,
+    message: String,
+    url: String,
+    elicitation_id: Option<String>,
+    timeout: Option<Duration>,
+}
+
+impl<'a> UrlQuestion<'a> {
+    pub(crate) fn new(ask: &'a Ask, key: String, message: String, url: String) -> Self {
+        UrlQuestion {
+            ask,
+            key,
+            message,
+            url,
+            elicitation_id: None,
+            timeout: None,
+        }
+    }
+
+    /// The `elicitationId` sent on 2025-11-25, which a later `ElicitationComplete` names. By
+    /// default it is the key. 2026-07-28 sends none: the key names the request.
+    pub fn elicitation_id(mut self, id: impl Into<String>) -> Self {
+        self.elicitation_id = Some(id.into());
+        self
+    }
+
+    /// Gives up on a live request after `timeout` (before 2026-07-28).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+}
+
+impl Asking for UrlQuestion<'_> {
+    fn key(&self) -> &str {
+        &self.key
+    }
+
+    fn kind(&self) -> Cow<'static, str> {
+        Cow::Borrowed("a URL-mode question")
+    }
+
+    fn base_message(&self) -> Cow<'_, str> {
+        Cow::Borrowed(&self.message)
+    }
+
+    fn policy(&self) -> RetryPolicy {
+        RetryPolicy::NONE
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {
+        let id = self.elicitation_id.as_deref().unwrap_or(&self.key);
+        UrlRequest::new(version, message.to_owned(), self.url.clone(), id.to_owned())
+            .map(Params::Url)
+            .map_err(Interrupt::Url)
+    }
+}
+
+impl sealed::Sealed for UrlQuestion<'_> {}
+
+impl Question for UrlQuestion<'_> {
+    type Output = UrlElicitResult;
+
+    fn asking(&self) -> &dyn Asking {
+        self
+    }
+
+    fn read(&self, reply: &Value) -> Result<UrlElicitResult, ElicitError> {
+        UrlElicitResult::from_value_ref(reply)
+    }
+}
+
+impl<'a> IntoFuture for UrlQuestion<'a> {
+    type Output = Result<UrlElicitResult, Interrupt>;
+    type IntoFuture = Answering<'a, UrlElicitResult>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { self.ask.answer(&self).await })
+    }
+}
+
+/// Several questions asked together: a tuple of two to six [`Question`]s. See [`Ask::all`].
+pub trait Questions: Send + sealed::Sealed {
+    /// The tuple of their answers.
+    type Output: Send;
+
+    #[doc(hidden)]
+    fn answer_all<'a>(self, ask: &'a Ask) -> Answering<'a, Self::Output>
+    where
+        Self: 'a;
+}
+
+macro_rules! questions {
+    ($($q:ident $question:ident $answer:ident),+) => {
+        impl<$($q: Question),+> sealed::Sealed for ($($q,)+) {}
+
+        impl<$($q: Question),+> Questions for ($($q,)+) {
+            type Output = ($($q::Output,)+);
+
+            fn answer_all<'a>(self, ask: &'a Ask) -> Answering<'a, Self::Output>
+            where
+                Self: 'a,
+            {
+                Box::pin(async move {
+                    let ($($question,)+) = self;
+                    let mut stop: Option<Interrupt> = None;
+                    ask.batch(true);
+                    $(
+                        // Live requests stop at the first failure; a round goes on past
+                        // unanswered questions, so that it asks for all of them at once.
+                        let $answer = if stop.as_ref().is_some_and(|s| ask.ends_at(s)) {
+                            None
+                        } else {
+                            match ask.answer(&$question).await {
+                                Ok(answer) => Some(answer),
+                                Err(e) => {
+                                    stop = Some(super::ask::graver(stop, e));
+                                    None
+                                }
+                            }
+                        };
+                    )+
+                    ask.batch(false);
+                    match (stop, $($answer,)+) {
+                        (None, $(Some($answer),)+) => Ok(($($answer,)+)),
+                        (stop, ..) => Err(stop.unwrap_or(Interrupt::InputRequired)),
+                    }
+                })
+            }
+        }
+    };
+}
+
+questions!(A a_question a_answer, B b_question b_answer);
+questions!(A a_question a_answer, B b_question b_answer, C c_question c_answer);
+questions!(
+    A a_question a_answer,
+    B b_question b_answer,
+    C c_question c_answer,
+    D d_question d_answer
+);
+questions!(
+    A a_question a_answer,
+    B b_question b_answer,
+    C c_question c_answer,
+    D d_question d_answer,
+    E e_question e_answer
+);
+questions!(
+    A a_question a_answer,
+    B b_question b_answer,
+    C c_question c_answer,
+    D d_question d_answer,
+    E e_question e_answer,
+    F f_question f_answer
+);

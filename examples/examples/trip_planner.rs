@@ -1,0 +1,99 @@
+//! A stdio MCP server whose tool asks twice, the second question depending on the first
+//! answer, written once for every protocol version.
+//!
+//! Run with `cargo run -p elicit-examples --example trip_planner` and connect any MCP client.
+//!
+//! Tool `plan_trip` (no arguments):
+//! - asks for a `Trip` (`city`, 1 to 40 characters; `nights`, 1 to 30);
+//! - when the trip is accepted with 7 nights or more, asks for `Extras` (`rental_car`, a
+//!   boolean; `budget`, one of `Low`, `Medium`, `High`);
+//! - returns one text content, `{"trip": T, "extras": E}`: each answer written back as its wire
+//!   JSON (`{"action":"accept","content":{..}}`, `{"action":"decline"}` or
+//!   `{"action":"cancel"}`), and `extras` is `null` when it was not asked.
+//!
+//! Content that breaks a form's rules ends the call with a tool error naming each offending
+//! property. On 2025-06-18 and 2025-11-25 each question is a live request; on 2026-07-28 each is
+//! a round, with the answers so far sealed in `requestState`.
+//!
+//! The sealing key is `TRIP_PLANNER_KEY` (32 bytes or more) when set, so that processes started
+//! with the same key finish each other's calls; otherwise it is random for each process.
+//!
+//! Nothing but MCP goes to stdout; diagnostics go to stderr.
+
+use elicit_core::ElicitResult;
+use elicit_core::prelude::*;
+use rmcp::model::*;
+use rmcp::{ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Where would you like to go?
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+struct Trip {
+    /// The city to visit
+    #[schemars(length(min = 1, max = 40))]
+    city: String,
+    /// How many nights to stay
+    #[schemars(range(min = 1, max = 30))]
+    nights: u8,
+}
+
+/// A week or more: a few extras
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+struct Extras {
+    /// Rent a car for the stay?
+    rental_car: bool,
+    /// How much to spend on the extras
+    budget: Budget,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+enum Budget {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Clone)]
+struct TripPlanner;
+
+#[tool_router]
+impl TripPlanner {
+    /// Plans a trip: asks where and for how long, then, for a week or more, about extras.
+    #[tool(description = "Plan a trip; asks the user where, for how long, and about extras.")]
+    async fn plan_trip(&self, ask: Ask) -> Asked<CallToolResult> {
+        ask.run(async {
+            let trip = ask.form::<Trip>("trip").await?;
+            let extras = match &trip {
+                ElicitResult::Accept(trip) if trip.nights >= 7 => {
+                    Some(ask.form::<Extras>("extras").await?)
+                }
+                _ => None,
+            };
+            // Every question is answered: anything with effects belongs here, after them.
+            let plan = serde_json::json!({ "trip": trip, "extras": extras });
+            Ok(CallToolResult::success(vec![ContentBlock::text(
+                plan.to_string(),
+            )]))
+        })
+        .await
+    }
+}
+
+#[tool_handler(
+    name = "trip-planner",
+    instructions = "Plans trips; asks the user for the details."
+)]
+impl rmcp::ServerHandler for TripPlanner {}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(secret) = std::env::var_os("TRIP_PLANNER_KEY") {
+        let key = StateKey::new(secret.into_encoded_bytes())?;
+        key.install()
+            .map_err(|_| "a requestState key was installed already")?;
+    }
+    let service = TripPlanner.serve(rmcp::transport::stdio()).await?;
+    service.waiting().await?;
+    Ok(())
+}

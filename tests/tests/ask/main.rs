@@ -1,0 +1,7 @@
+//! `Ask`: one tool body on every protocol version, tested with a real rmcp client and server.
+
+mod flows;
+mod harness;
+mod rounds;
+mod state;
+mod tool_macro;

@@ -1,0 +1,302 @@
+//! The sealed `requestState` of 2026-07-28 rounds, driven by hand: what is refused, what is
+//! carried, and the caps.
+
+use std::time::Duration;
+
+use elicit_core::ProtocolVersion;
+use elicit_core::prelude::*;
+use rmcp::ServiceError;
+use rmcp::model::*;
+use serde_json::{Value, json};
+
+use crate::harness::*;
+
+const V2026: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+fn params(tool: &str, arguments: Option<Value>) -> CallToolRequestParams {
+    let mut params = CallToolRequestParams::new(tool.to_owned());
+    params.arguments = arguments.map(|a| match a {
+        Value::Object(map) => map,
+        _ => panic!("arguments are an object"),
+    });
+    params
+}
+
+fn retry(
+    mut params: CallToolRequestParams,
+    responses: Value,
+    state: Option<&str>,
+) -> CallToolRequestParams {
+    params.input_responses =
+        Some(serde_json::from_value(responses).expect("responses are an object"));
+    params.request_state = state.map(str::to_owned);
+    params
+}
+
+async fn input_required(c: &Connected, params: CallToolRequestParams) -> InputRequiredResult {
+    match c.call_tool_once(params).await {
+        Ok(CallToolResponse::InputRequired(result)) => result,
+        other => panic!("expected input_required, got {other:?}"),
+    }
+}
+
+/// The call is refused as a JSON-RPC error about its state, and never succeeds.
+async fn assert_refused(c: &Connected, params: CallToolRequestParams, what: &str) {
+    match c.call_tool_once(params).await {
+        Err(ServiceError::McpError(e)) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{what}: {e:?}");
+            assert!(
+                e.message.contains("requestState was refused"),
+                "{what}: {e:?}"
+            );
+        }
+        other => panic!("{what}: expected a refusal, got {other:?}"),
+    }
+}
+
+/// The JSON result of a call that must finish.
+async fn completed(c: &Connected, params: CallToolRequestParams) -> Value {
+    match c.call_tool_once(params).await {
+        Ok(CallToolResponse::Complete(done)) => serde_json::from_str(&text_of(&done)).unwrap(),
+        other => panic!("expected a result, got {other:?}"),
+    }
+}
+
+fn keys(result: &InputRequiredResult) -> Vec<String> {
+    result
+        .input_requests
+        .as_ref()
+        .map(|r| r.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn round_one_then_round_two_carries_the_first_answer() {
+    let c = connect_to(Server::new(), Client::new(V2026)).await;
+    let first = input_required(&c, params("plan", None)).await;
+    assert_eq!(keys(&first), ["trip"]);
+    let state = first.request_state.clone().expect("a sealed state");
+    let second = input_required(
+        &c,
+        retry(
+            params("plan", None),
+            json!({"trip": accept(long_trip())}),
+            Some(&state),
+        ),
+    )
+    .await;
+    assert_eq!(keys(&second), ["extras"]);
+    // Round 3 carries only the extras; the trip comes from the state.
+    let done = completed(
+        &c,
+        retry(
+            params("plan", None),
+            json!({"extras": accept(extras())}),
+            second.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(
+        done,
+        json!({"trip": accept(long_trip()), "extras": accept(extras())})
+    );
+}
+
+#[tokio::test]
+async fn altered_truncated_or_foreign_state_is_refused() {
+    let server = Server::new();
+    let c = connect_to(server.clone(), Client::new(V2026)).await;
+    let args = Some(json!({"party": 2, "when": "May"}));
+    let first = input_required(&c, params("plan", args.clone())).await;
+    let state = first.request_state.unwrap();
+    let answer = json!({"trip": accept(long_trip())});
+    let at = state.len() - 10;
+    let flipped = format!(
+        "{}{}{}",
+        &state[..at],
+        if &state[at..=at] == "A" { "B" } else { "A" },
+        &state[at + 1..]
+    );
+    for (what, bad) in [
+        ("altered", flipped.as_str()),
+        ("truncated", &state[..state.len() / 2]),
+        ("tag cut off", &state[..state.len() - 1]),
+        ("not a sealed state", "step-2"),
+        ("empty", ""),
+    ] {
+        assert_refused(
+            &c,
+            retry(params("plan", args.clone()), answer.clone(), Some(bad)),
+            what,
+        )
+        .await;
+    }
+    // From a call with other arguments, or to another tool.
+    assert_refused(
+        &c,
+        retry(
+            params("plan", Some(json!({"party": 3, "when": "May"}))),
+            answer.clone(),
+            Some(&state),
+        ),
+        "other arguments",
+    )
+    .await;
+    assert_refused(
+        &c,
+        retry(params("plan", None), answer.clone(), Some(&state)),
+        "no arguments",
+    )
+    .await;
+    assert_refused(
+        &c,
+        retry(
+            params("plan_too", args.clone()),
+            answer.clone(),
+            Some(&state),
+        ),
+        "another tool",
+    )
+    .await;
+    // Sealed under another server's key.
+    let other = connect_to(Server::new(), Client::new(V2026)).await;
+    assert_refused(
+        &other,
+        retry(params("plan", args.clone()), answer.clone(), Some(&state)),
+        "another key",
+    )
+    .await;
+    // The untouched state still works, with the same arguments in another key order.
+    let reordered = Some(json!({"when": "May", "party": 2}));
+    let second = input_required(
+        &c,
+        retry(params("plan", reordered), answer.clone(), Some(&state)),
+    )
+    .await;
+    assert_eq!(keys(&second), ["extras"]);
+    // Answers need the state that asked for them.
+    assert_refused(
+        &c,
+        retry(params("plan", args), answer, None),
+        "responses without state",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn expired_state_is_refused() {
+    let mut server = Server::new();
+    server.key = server.key.with_ttl(Duration::from_millis(1));
+    let c = connect_to(server, Client::new(V2026)).await;
+    let first = input_required(&c, params("plan", None)).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_refused(
+        &c,
+        retry(
+            params("plan", None),
+            json!({"trip": accept(long_trip())}),
+            first.request_state.as_deref(),
+        ),
+        "expired",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn answers_are_read_only_for_questions_the_call_asked() {
+    let c = connect_to(Server::new(), Client::new(V2026)).await;
+    let first = input_required(&c, params("plan", None)).await;
+    // The retry also answers `extras`, which round 1 did not ask: it is not taken, and round 2
+    // asks for it.
+    let second = input_required(
+        &c,
+        retry(
+            params("plan", None),
+            json!({"trip": accept(long_trip()), "extras": accept(extras())}),
+            first.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(keys(&second), ["extras"]);
+    // A retry without the answer asks again.
+    let again = input_required(
+        &c,
+        retry(
+            params("plan", None),
+            json!({}),
+            second.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(keys(&again), ["extras"]);
+    // A new answer to a question already answered is not read: the trip stays the first one.
+    let done = completed(
+        &c,
+        retry(
+            params("plan", None),
+            json!({"trip": accept(short_trip()), "extras": accept(extras())}),
+            again.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(
+        done,
+        json!({"trip": accept(long_trip()), "extras": accept(extras())})
+    );
+}
+
+#[tokio::test]
+async fn a_key_reused_for_another_type_is_an_error() {
+    for version in ALL {
+        let client = Client::new(version).answers(TRIP, [accept(short_trip())]);
+        let seen = client.clone();
+        let c = connect_to(Server::new(), client).await;
+        let e = call(&c, "reuse").await.unwrap_err();
+        assert!(
+            e.contains("the key \"k\" was asked as")
+                && e.contains("Trip")
+                && e.contains("and again as")
+                && e.contains("Extras"),
+            "{version}: {e}"
+        );
+        // The same key for the same type is one question, asked once.
+        assert_eq!(seen.messages(), [TRIP], "{version}");
+    }
+}
+
+#[tokio::test]
+async fn the_round_cap() {
+    for version in ALL {
+        let mut server = Server::new();
+        server.max_rounds = 3;
+        let client = Client::new(version).answers(
+            "Anything you can't eat?",
+            std::iter::repeat_n(accept(json!({"vegetarian": false})), 20),
+        );
+        let seen = client.clone();
+        let c = connect_to(server, client).await;
+        let e = call(&c, "endless").await.unwrap_err();
+        assert!(
+            e.contains("still had unanswered questions after 3 rounds"),
+            "{version}: {e}"
+        );
+        assert_eq!(seen.messages().len(), 3, "{version}");
+    }
+}
+
+#[tokio::test]
+async fn a_default_state_key_and_custom_ttl() {
+    let key = StateKey::new(vec![1u8; 32])
+        .unwrap()
+        .with_ttl(Duration::from_secs(5));
+    assert_eq!(key.ttl(), Duration::from_secs(5));
+    assert!(
+        !format!("{key:?}").contains('\u{1}'),
+        "the key is not printed"
+    );
+    assert!(StateKey::new(vec![1u8; 31]).is_err());
+    assert_eq!(
+        StateKey::random().unwrap().ttl(),
+        elicit_core::rmcp::DEFAULT_TTL
+    );
+}
