@@ -1,48 +1,13 @@
 //! `form_client --answers` driving `stdio_server` end to end, on every protocol version: real
 //! processes talking MCP over stdio through rmcp on both sides.
-//!
-//! Cargo builds a package's examples before running its tests; this finds them next to the
-//! test binary.
 
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary has a path");
-    let dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>/deps");
-    let path = dir.join("examples").join(name);
-    assert!(
-        path.exists(),
-        "{} is missing; cargo test builds examples first",
-        path.display()
-    );
-    path
-}
+use common::VERSIONS;
 
-/// Runs the client with `answers` against the server and returns (success, stdout).
 fn run(protocol: &str, tool: &str, answers: serde_json::Value) -> (bool, String) {
-    // Tests run in parallel: each run gets its own file.
-    static RUNS: AtomicUsize = AtomicUsize::new(0);
-    let n = RUNS.fetch_add(1, Ordering::SeqCst);
-    let file = std::env::temp_dir().join(format!("elicit-answers-{}-{n}.json", std::process::id()));
-    std::fs::write(&file, answers.to_string()).unwrap();
-    let output = Command::new(example("form_client"))
-        .args(["--protocol", protocol, "--answers"])
-        .arg(&file)
-        .args(["--tool", tool, "--"])
-        .arg(example("stdio_server"))
-        .output()
-        .expect("form_client runs");
-    let _ = std::fs::remove_file(&file);
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    (output.status.success(), stdout)
+    common::form_client("stdio_server", protocol, tool, answers)
 }
-
-const VERSIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];
 
 #[test]
 fn accept_with_mistakes_corrected_on_every_version() {

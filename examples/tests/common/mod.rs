@@ -1,0 +1,51 @@
+//! Finding the built examples, and running `form_client --answers` against a server.
+//!
+//! Cargo builds a package's examples before running its tests; they sit next to the test
+//! binary's folder.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub const VERSIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];
+
+/// The path of the built example `name`.
+pub fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary has a path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps");
+    let path = dir.join("examples").join(name);
+    assert!(
+        path.exists(),
+        "{} is missing; cargo test builds examples first",
+        path.display()
+    );
+    path
+}
+
+/// Runs `form_client` with `answers` against the example `server`, calling `tool`, and returns
+/// (success, stdout).
+pub fn form_client(
+    server: &str,
+    protocol: &str,
+    tool: &str,
+    answers: serde_json::Value,
+) -> (bool, String) {
+    // Tests run in parallel: each run gets its own file.
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, Ordering::SeqCst);
+    let file = std::env::temp_dir().join(format!("elicit-answers-{}-{n}.json", std::process::id()));
+    std::fs::write(&file, answers.to_string()).unwrap();
+    let output = Command::new(example("form_client"))
+        .args(["--protocol", protocol, "--answers"])
+        .arg(&file)
+        .args(["--tool", tool, "--"])
+        .arg(example(server))
+        .output()
+        .expect("form_client runs");
+    let _ = std::fs::remove_file(&file);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.success(), stdout)
+}

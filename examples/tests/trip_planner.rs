@@ -1,0 +1,213 @@
+//! The `trip_planner` example's contract, with real processes: `form_client --answers` drives
+//! it on every protocol version, and an rmcp client on 2026-07-28 carries one call's rounds
+//! across processes, which finish each other's calls when they share `TRIP_PLANNER_KEY`.
+
+mod common;
+
+use common::{VERSIONS, example};
+use rmcp::ClientHandler;
+use rmcp::model::*;
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+fn run(protocol: &str, answers: Value) -> (bool, String) {
+    common::form_client("trip_planner", protocol, "plan_trip", answers)
+}
+
+#[test]
+fn a_short_trip_is_one_form() {
+    for version in VERSIONS {
+        let (ok, out) = run(
+            version,
+            json!([{"accept": {"city": "Lisbon", "nights": "3"}}]),
+        );
+        assert!(ok, "{version}: {out}");
+        assert!(
+            out.contains("── trip-planner asks ──\nWhere would you like to go?"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                r#"{"trip":{"action":"accept","content":{"city":"Lisbon","nights":3}},"extras":null}"#
+            ),
+            "{version}: {out}"
+        );
+        assert!(!out.contains("A week or more"), "no second form: {out}");
+    }
+}
+
+#[test]
+fn a_week_or_more_asks_for_extras() {
+    for version in VERSIONS {
+        let (ok, out) = run(
+            version,
+            json!([
+                {"accept": {"city": "Kyoto", "nights": "9"}},
+                {"accept": {"rental_car": "yes", "budget": "2"}}
+            ]),
+        );
+        assert!(ok, "{version}: {out}");
+        assert!(out.contains("A week or more: a few extras"), "{out}");
+        assert!(out.contains("  1) Low\n  2) Medium\n  3) High"), "{out}");
+        assert!(
+            out.contains(
+                r#"{"trip":{"action":"accept","content":{"city":"Kyoto","nights":9}},"extras":{"action":"accept","content":{"rental_car":true,"budget":"Medium"}}}"#
+            ),
+            "{version}: {out}"
+        );
+    }
+}
+
+#[test]
+fn decline_and_invalid_content_at_round_two() {
+    for version in VERSIONS {
+        let long = json!({"accept": {"city": "Kyoto", "nights": "9"}});
+        let (ok, out) = run(version, json!([long, "decline"]));
+        assert!(ok, "{version}: {out}");
+        assert!(
+            out.contains(r#""extras":{"action":"decline"}"#),
+            "{version}: {out}"
+        );
+        let (ok, out) = run(
+            version,
+            json!([long, {"raw": {"rental_car": "yes", "budget": "Lavish"}}]),
+        );
+        assert!(!ok, "a tool error: {out}");
+        assert!(out.contains("plan_trip failed"), "{out}");
+        for line in [
+            "`rental_car` must be of type boolean",
+            "`budget` must be one of the listed choices (enum)",
+        ] {
+            assert!(out.contains(line), "{version}: {line} in {out}");
+        }
+    }
+}
+
+/// A client that declares elicitation; the calls below drive the rounds by hand.
+#[derive(Clone)]
+struct Declares;
+
+impl ClientHandler for Declares {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::builder()
+                .enable_elicitation_with(
+                    ElicitationCapability::new().with_form(FormElicitationCapability::default()),
+                )
+                .build(),
+            Implementation::new("test", "0"),
+        )
+    }
+}
+
+async fn start(key: Option<&str>) -> RunningService<RoleClient, Declares> {
+    let mut command = tokio::process::Command::new(example("trip_planner"));
+    match key {
+        Some(key) => command.env("TRIP_PLANNER_KEY", key),
+        None => command.env_remove("TRIP_PLANNER_KEY"),
+    };
+    Declares
+        .serve_with_lifecycle(
+            TokioChildProcess::new(command).expect("trip_planner starts"),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("the client connects")
+}
+
+fn plan_trip(answers: Option<Value>, state: Option<&str>) -> CallToolRequestParams {
+    let mut params = CallToolRequestParams::new("plan_trip");
+    params.input_responses = answers.map(|a| serde_json::from_value(a).unwrap());
+    params.request_state = state.map(str::to_owned);
+    params
+}
+
+async fn asks(
+    process: &RunningService<RoleClient, Declares>,
+    params: CallToolRequestParams,
+) -> InputRequiredResult {
+    match process.call_tool_once(params).await {
+        Ok(CallToolResponse::InputRequired(result)) => result,
+        other => panic!("expected input_required, got {other:?}"),
+    }
+}
+
+async fn refuses(process: &RunningService<RoleClient, Declares>, params: CallToolRequestParams) {
+    match process.call_tool_once(params).await {
+        Err(rmcp::ServiceError::McpError(e)) => {
+            assert!(e.message.contains("requestState was refused"), "{e:?}")
+        }
+        other => panic!("expected the state to be refused, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn processes_that_share_a_key_finish_each_others_calls() {
+    const KEY: &str = "one key for every trip planner process, 32+ bytes";
+    let a = start(Some(KEY)).await;
+    let b = start(Some(KEY)).await;
+    let trip = json!({"trip": {"action": "accept", "content": {"city": "Kyoto", "nights": 9}}});
+
+    // Round 1 on A, round 2 on B, the end on A again.
+    let first = asks(&a, plan_trip(None, None)).await;
+    let second = asks(
+        &b,
+        plan_trip(Some(trip.clone()), first.request_state.as_deref()),
+    )
+    .await;
+    assert_eq!(
+        second
+            .input_requests
+            .as_ref()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["extras"]
+    );
+    let extras =
+        json!({"extras": {"action": "accept", "content": {"rental_car": false, "budget": "Low"}}});
+    let done = a
+        .call_tool_once(plan_trip(Some(extras), second.request_state.as_deref()))
+        .await
+        .unwrap();
+    let CallToolResponse::Complete(done) = done else {
+        panic!("{done:?}")
+    };
+    let text = done.content[0].as_text().unwrap().text.clone();
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        json!({
+            "trip": {"action": "accept", "content": {"city": "Kyoto", "nights": 9}},
+            "extras": {"action": "accept", "content": {"rental_car": false, "budget": "Low"}}
+        })
+    );
+
+    // Another key, or a random one, refuses the state.
+    let other = start(Some("another key for another planner, 32+ bytes")).await;
+    refuses(
+        &other,
+        plan_trip(Some(trip.clone()), first.request_state.as_deref()),
+    )
+    .await;
+    let random = start(None).await;
+    refuses(
+        &random,
+        plan_trip(Some(trip), first.request_state.as_deref()),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_key_shorter_than_32_bytes_is_refused_at_start() {
+    let output = std::process::Command::new(example("trip_planner"))
+        .env("TRIP_PLANNER_KEY", "short")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("too short"), "{stderr}");
+}
