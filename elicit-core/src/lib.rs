@@ -13,6 +13,9 @@
 //!   validates the content against the schema the client saw, and builds `T` in one pass, or
 //!   says which property broke which rule.
 //! - [`RequestedSchema`] is the same schema as a runtime value, for schemas that arrive as JSON.
+//! - With feature `rmcp`, `rmcp::Ask` writes an rmcp tool's questions once, in straight-line
+//!   code, for every protocol version: live requests before 2026-07-28, rounds of
+//!   `InputRequiredResult` with a sealed `requestState` on it.
 //!
 //! ```
 //! use elicit_core::{Elicit, ElicitResult};

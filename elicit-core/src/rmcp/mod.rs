@@ -47,6 +47,7 @@
 //! impl rmcp::ServerHandler for TripPlanner {}
 //! ```
 
+mod answer;
 mod ask;
 mod asked;
 mod convert;

@@ -340,7 +340,7 @@ macro_rules! questions {
                             match ask.answer(&$question).await {
                                 Ok(answer) => Some(answer),
                                 Err(e) => {
-                                    stop = Some(super::ask::graver(stop, e));
+                                    stop = Some(super::answer::graver(stop, e));
                                     None
                                 }
                             }

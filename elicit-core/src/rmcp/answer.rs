@@ -1,0 +1,189 @@
+//! How a question is answered: from the replies the call has had, through the question's retry
+//! policy, then by a live request (before 2026-07-28) or as a request of this round.
+
+use std::time::Duration;
+
+use ::rmcp::model::ErrorData;
+use serde_json::Value;
+
+use super::ask::Ask;
+use super::asked::{ElicitMode, Interrupt};
+use super::convert::reply_value;
+use super::question::{Asking, Params, Question, outcome};
+use crate::retry::{AttemptOutcome, Attempts};
+use crate::version::ProtocolVersion;
+
+impl Ask {
+    /// Whether the client declared `mode`. Read per request: on 2026-07-28 the capabilities
+    /// travel in each request's `_meta`; before, they are the handshake's.
+    pub(crate) fn check_capability(
+        &self,
+        mode: ElicitMode,
+        version: ProtocolVersion,
+    ) -> Result<(), Interrupt> {
+        let elicitation = self
+            .context
+            .client_capabilities()
+            .and_then(|capabilities| capabilities.elicitation);
+        let declared = elicitation.is_some_and(|e| match mode {
+            // `{"elicitation":{}}` means form mode, for clients written before modes existed.
+            ElicitMode::Form => e.form.is_some() || e.url.is_none(),
+            ElicitMode::Url => e.url.is_some(),
+        });
+        if declared {
+            Ok(())
+        } else {
+            Err(Interrupt::MissingCapability { mode, version })
+        }
+    }
+
+    /// Sends one live `elicitation/create` (before 2026-07-28) and returns the reply as JSON.
+    pub(crate) async fn send(
+        &self,
+        params: &Params,
+        timeout: Option<Duration>,
+    ) -> Result<Value, Interrupt> {
+        let request = params.to_rmcp()?;
+        let reply = super::peer::create(&self.context.peer, request, timeout)
+            .await
+            .map_err(Interrupt::Peer)?;
+        Ok(reply_value(&reply))
+    }
+
+    /// The typed answer to one question.
+    pub(crate) async fn answer<Q: Question>(&self, question: &Q) -> Result<Q::Output, Interrupt> {
+        let mut last = None;
+        let mut read = |reply: &Value| {
+            let answer = question.read(reply);
+            let outcome = outcome(&answer);
+            last = Some(answer);
+            outcome
+        };
+        self.resolve(question.asking(), &mut read).await?;
+        match last {
+            Some(Ok(answer)) => Ok(answer),
+            Some(Err(error)) => Err(Interrupt::Invalid {
+                key: question.asking().key().to_owned(),
+                error,
+            }),
+            None => Err(Interrupt::Error(ErrorData::internal_error(
+                "a question ended without an answer",
+                None,
+            ))),
+        }
+    }
+
+    /// Reads every answer the key has had through its retry policy, then asks for another
+    /// while the policy wants one: live, or as a pending request of this round. Returns once
+    /// `read` has seen the final answer.
+    async fn resolve(
+        &self,
+        question: &dyn Asking,
+        read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
+    ) -> Result<(), Interrupt> {
+        let version = self.version()?;
+        let key = question.key();
+        let kind = question.kind();
+        let replies = self.carried(|carried| {
+            carried
+                .register(key, &kind)
+                .map(<[Value]>::to_vec)
+                .map_err(|first| Interrupt::KeyReused {
+                    key: key.to_owned(),
+                    first: first.to_owned(),
+                    now: kind.to_string(),
+                })
+        })?;
+        let mut attempts = Attempts::new(question.policy(), question.base_message());
+        let mut again = true;
+        for reply in &replies {
+            again = attempts.record(read(reply));
+            if !again {
+                break;
+            }
+        }
+        let result = if again {
+            self.ask_until_final(question, version, &mut attempts, read)
+                .await
+        } else {
+            Ok(())
+        };
+        self.lock()
+            .attempts
+            .insert(key.to_owned(), attempts.into_attempts());
+        result
+    }
+
+    /// Asks until `read` sees a final answer: live requests before 2026-07-28; on it, the
+    /// question is added to this round's requests and the body stops.
+    async fn ask_until_final(
+        &self,
+        question: &dyn Asking,
+        version: ProtocolVersion,
+        attempts: &mut Attempts,
+        read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
+    ) -> Result<(), Interrupt> {
+        let key = question.key();
+        loop {
+            let params = question.params(version, attempts.message())?;
+            self.check_capability(params.mode(), version)?;
+            if version.has_input_requests() {
+                let mut inner = self.lock();
+                if inner.pending.get(key).is_none() {
+                    params.add_to(key, &mut inner.pending);
+                }
+                return Err(Interrupt::InputRequired);
+            }
+            self.count_live_round()?;
+            let reply = self
+                .send(&params, question.timeout())
+                .await
+                .inspect_err(|e| {
+                    attempts.record(AttemptOutcome::Failed(e.to_string()));
+                })?;
+            self.carried(|carried| {
+                carried.push_reply(key, reply.clone());
+                Ok(())
+            })?;
+            if !attempts.record(read(&reply)) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Counts a live request against the round cap: each is a round of its own, but the
+    /// questions of one [`Ask::all`] share one, as they would on 2026-07-28.
+    fn count_live_round(&self) -> Result<(), Interrupt> {
+        let mut inner = self.lock();
+        if inner.batch == Some(true) {
+            return Ok(());
+        }
+        if inner.live_rounds >= self.max_rounds {
+            return Err(Interrupt::TooManyRounds(self.max_rounds));
+        }
+        inner.live_rounds += 1;
+        if inner.batch.is_some() {
+            inner.batch = Some(true);
+        }
+        Ok(())
+    }
+
+    /// Marks the start (`true`) or end of the questions of one [`Ask::all`].
+    pub(crate) fn batch(&self, start: bool) {
+        self.lock().batch = start.then_some(false);
+    }
+
+    /// Whether asking more questions after `stop` is pointless: live requests stop at any
+    /// failure; a round goes on past unanswered questions.
+    pub(crate) fn ends_at(&self, stop: &Interrupt) -> bool {
+        !self.asks_in_rounds() || !stop.is_input_required()
+    }
+}
+
+/// Of two stops, the one that ends the call: a failure over a wait for answers.
+pub(crate) fn graver(first: Option<Interrupt>, next: Interrupt) -> Interrupt {
+    match first {
+        Some(first) if !first.is_input_required() || next.is_input_required() => first,
+        _ => next,
+    }
+}
