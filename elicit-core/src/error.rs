@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::schema::Format;
+use crate::schema::{Bound, Format};
 
 /// Longest rendering of a received value kept in a [`Violation`], in characters.
 const RECEIVED_MAX_CHARS: usize = 64;
@@ -60,18 +60,18 @@ pub enum Rule {
     /// A string longer than `maxLength` (in Unicode scalar values).
     MaxLength(u64),
     /// A number below `minimum`.
-    Minimum(f64),
+    Minimum(Bound),
     /// A number above `maximum`.
-    Maximum(f64),
+    Maximum(Bound),
     /// A string that is not a valid value of the `format`.
     Format(Format),
     /// A string with no match for the schema's `pattern` (outside the MCP subset; enforced when
     /// a runtime schema carries it).
     Pattern(String),
     /// A number not above `exclusiveMinimum`.
-    ExclusiveMinimum(f64),
+    ExclusiveMinimum(Bound),
     /// A number not below `exclusiveMaximum`.
-    ExclusiveMaximum(f64),
+    ExclusiveMaximum(Bound),
     /// A value that is not one of the choices of a single- or multi-select.
     NotAChoice,
     /// A multi-select with fewer items than `minItems`.
@@ -92,14 +92,6 @@ pub enum Rule {
 
 fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-fn bound(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e16 {
-        format!("{}", value as i64)
-    } else {
-        format!("{value}")
-    }
 }
 
 impl fmt::Display for Rule {
@@ -125,15 +117,15 @@ impl fmt::Display for Rule {
                 "must be at most {} long (maxLength)",
                 plural(*n, "character", "characters")
             ),
-            Rule::Minimum(n) => write!(f, "must be at least {} (minimum)", bound(*n)),
-            Rule::Maximum(n) => write!(f, "must be at most {} (maximum)", bound(*n)),
+            Rule::Minimum(n) => write!(f, "must be at least {n} (minimum)"),
+            Rule::Maximum(n) => write!(f, "must be at most {n} (maximum)"),
             Rule::Format(format) => write!(f, "must be a valid {} (format)", format.describe()),
             Rule::Pattern(p) => write!(f, "must match the pattern {p:?}"),
             Rule::ExclusiveMinimum(n) => {
-                write!(f, "must be greater than {} (exclusiveMinimum)", bound(*n))
+                write!(f, "must be greater than {n} (exclusiveMinimum)")
             }
             Rule::ExclusiveMaximum(n) => {
-                write!(f, "must be less than {} (exclusiveMaximum)", bound(*n))
+                write!(f, "must be less than {n} (exclusiveMaximum)")
             }
             Rule::NotAChoice => f.write_str("must be one of the listed choices (enum)"),
             Rule::MinItems(n) => write!(

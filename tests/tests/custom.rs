@@ -1,5 +1,6 @@
 //! Server-side rules MCP cannot express: `#[elicit(validate = ..)]` on fields and structs.
 
+use elicit_core::schema::Bound;
 use elicit_core::{Elicit, ElicitResult, Invalid, Location, Rule};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -102,7 +103,7 @@ fn rules_run_after_the_schema_and_on_every_entry_point() {
     // Schema violations come first; the custom rules see only a valid, built value.
     let e = ElicitResult::<Stay>::from_json(&reply("admin", "9410", 0, 30)).unwrap_err();
     assert_eq!(e.violations().len(), 1);
-    assert_eq!(e.violations()[0].rule(), &Rule::Minimum(1.0));
+    assert_eq!(e.violations()[0].rule(), &Rule::Minimum(Bound::Int(1)));
     // serde_json::from_str and the multi-round-trip reader run them too.
     let e = serde_json::from_str::<ElicitResult<Stay>>(&reply("admin", "94105", 1, 2)).unwrap_err();
     assert!(e.to_string().contains("is reserved"), "{e}");

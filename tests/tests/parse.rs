@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 
+use elicit_core::schema::Bound;
 use elicit_core::{Elicit, ElicitAction, ElicitError, ElicitResult, Location, Rule};
 use elicit_tests::assert_type_conforms;
 mod common;
@@ -331,8 +332,8 @@ fn every_violation_is_reported_with_property_rule_and_value() {
         rules_of(&e),
         [
             (Some("name"), &Rule::MaxLength(5)),
-            (Some("age"), &Rule::Maximum(120.0)),
-            (Some("ratio"), &Rule::Maximum(1.0)),
+            (Some("age"), &Rule::Maximum(Bound::Int(120))),
+            (Some("ratio"), &Rule::Maximum(Bound::Int(1))),
             (
                 Some("agree"),
                 &Rule::Type {

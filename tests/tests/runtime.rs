@@ -1,6 +1,7 @@
 //! Schemas that arrive as JSON: strict parsing, lint, the runtime parse (the same rules as the
 //! typed path), and the client side.
 
+use elicit_core::schema::Bound;
 use elicit_core::schema::Kind;
 use elicit_core::{Elicit, ElicitResult, RequestedSchema, Rule};
 mod common;
@@ -273,8 +274,14 @@ fn pattern_and_exclusive_bounds_are_enforced() {
         .unwrap_err();
     let rules: Vec<&Rule> = e.violations().iter().map(|v| v.rule()).collect();
     assert!(rules.contains(&&Rule::Pattern("^[0-9]{5}$".into())), "{e}");
-    assert!(rules.contains(&&Rule::ExclusiveMaximum(10.0)), "{e}");
-    assert!(rules.contains(&&Rule::ExclusiveMinimum(1.0)), "{e}");
+    assert!(
+        rules.contains(&&Rule::ExclusiveMaximum(Bound::Int(10))),
+        "{e}"
+    );
+    assert!(
+        rules.contains(&&Rule::ExclusiveMinimum(Bound::Int(1))),
+        "{e}"
+    );
     // A runtime schema keeps them on the wire.
     let wire = serde_json::to_value(&schema).unwrap();
     assert_eq!(wire["properties"]["zip"]["pattern"], "^[0-9]{5}$");

@@ -4,11 +4,14 @@
 //! [`RequestedSchema::from_value`] for a schema that arrives as JSON. Both are the same type, so
 //! the same validation rules serve both.
 
+mod bound;
 pub(crate) mod index;
 mod lower;
 mod parse;
 mod wire;
 
+pub use bound::Bound;
+pub(crate) use bound::Num;
 pub(crate) use lower::lower;
 pub use lower::{FieldOrder, MAX_SAFE_INTEGER};
 pub(crate) use parse::is_integral;
@@ -145,13 +148,13 @@ pub struct NumberRules {
     /// `integer` rather than `number`.
     pub integer: bool,
     /// `minimum`, inclusive.
-    pub minimum: Option<f64>,
+    pub minimum: Option<Bound>,
     /// `maximum`, inclusive.
-    pub maximum: Option<f64>,
+    pub maximum: Option<Bound>,
     /// `exclusiveMinimum`: outside the MCP subset, enforced when a schema carries it.
-    pub exclusive_minimum: Option<f64>,
+    pub exclusive_minimum: Option<Bound>,
     /// `exclusiveMaximum`: outside the MCP subset, enforced when a schema carries it.
-    pub exclusive_maximum: Option<f64>,
+    pub exclusive_maximum: Option<Bound>,
     /// `default`.
     pub default: Option<Number>,
 }

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    Choice, Format, Kind, Lint, MultiSelectRules, NumberRules, Pattern, Property, RequestedSchema,
-    SelectRules, SelectStyle, StringRules,
+    Bound, Choice, Format, Kind, Lint, MultiSelectRules, NumberRules, Pattern, Property,
+    RequestedSchema, SelectRules, SelectStyle, StringRules,
 };
 use crate::error::SchemaError;
 
@@ -415,7 +415,7 @@ fn parse_number(
 ) -> Result<NumberRules, SchemaError> {
     let num = |key: &str| match obj.get(key) {
         None => Ok(None),
-        Some(Value::Number(n)) => Ok(n.as_f64()),
+        Some(Value::Number(n)) => Ok(Some(Bound::of(n))),
         Some(_) => Err(SchemaError::property(
             name,
             format!("`{key}` must be a number"),
@@ -454,7 +454,7 @@ fn parse_number(
     ] {
         match obj.get(key) {
             None | Some(Value::Bool(false)) => {}
-            Some(Value::Number(n)) => *exclusive = n.as_f64(),
+            Some(Value::Number(n)) => *exclusive = Some(Bound::of(n)),
             Some(Value::Bool(true)) => *exclusive = inclusive.take(),
             Some(_) => {
                 return Err(SchemaError::property(
@@ -468,14 +468,14 @@ fn parse_number(
         .minimum
         .into_iter()
         .chain(rules.exclusive_minimum)
-        .reduce(f64::max);
+        .max_by(|a, b| a.total_cmp(*b));
     let high = rules
         .maximum
         .into_iter()
         .chain(rules.exclusive_maximum)
-        .reduce(f64::min);
+        .min_by(|a, b| a.total_cmp(*b));
     if let (Some(low), Some(high)) = (low, high)
-        && low > high
+        && low.total_cmp(high).is_gt()
     {
         return Err(SchemaError::property(
             name,

@@ -69,17 +69,17 @@ impl Serialize for Property {
                 }
             }
             Kind::Number(r) => {
-                if let Some(n) = r.minimum {
-                    map.serialize_entry("minimum", &Bound(n))?;
+                if let Some(n) = &r.minimum {
+                    map.serialize_entry("minimum", n)?;
                 }
-                if let Some(n) = r.maximum {
-                    map.serialize_entry("maximum", &Bound(n))?;
+                if let Some(n) = &r.maximum {
+                    map.serialize_entry("maximum", n)?;
                 }
-                if let Some(n) = r.exclusive_minimum {
-                    map.serialize_entry("exclusiveMinimum", &Bound(n))?;
+                if let Some(n) = &r.exclusive_minimum {
+                    map.serialize_entry("exclusiveMinimum", n)?;
                 }
-                if let Some(n) = r.exclusive_maximum {
-                    map.serialize_entry("exclusiveMaximum", &Bound(n))?;
+                if let Some(n) = &r.exclusive_maximum {
+                    map.serialize_entry("exclusiveMaximum", n)?;
                 }
             }
             Kind::Boolean(_) => {}
@@ -111,20 +111,6 @@ impl Serialize for Property {
             map.serialize_entry("default", &default)?;
         }
         map.end()
-    }
-}
-
-/// A bound written as an integer when it is one, so `maximum: 65535` never becomes `65535.0`.
-struct Bound(f64);
-
-impl Serialize for Bound {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let n = self.0;
-        if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_992.0 {
-            serializer.serialize_i64(n as i64)
-        } else {
-            serializer.serialize_f64(n)
-        }
     }
 }
 

@@ -11,7 +11,7 @@ use super::adapter::Checked;
 use super::{BitSet, Sink, format};
 use crate::error::{Location, Rule};
 use crate::schema::index::same_bytes;
-use crate::schema::{Kind, Property};
+use crate::schema::{Kind, Num, Property};
 
 /// What is being checked: a property's value, or one item of a multi-select. Two words, as it
 /// is moved with every value.
@@ -59,32 +59,6 @@ pub(crate) struct Check<'a, 's, V> {
     pub(crate) sink: &'a Sink<'s>,
     pub(crate) hint: Hint,
     pub(crate) visitor: V,
-}
-
-enum Num {
-    U(u64),
-    I(i64),
-    F(f64),
-}
-
-impl fmt::Display for Num {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Num::U(n) => write!(f, "{n}"),
-            Num::I(n) => write!(f, "{n}"),
-            Num::F(n) => write!(f, "{n}"),
-        }
-    }
-}
-
-impl Num {
-    fn as_f64(&self) -> f64 {
-        match *self {
-            Num::U(n) => n as f64,
-            Num::I(n) => n as f64,
-            Num::F(n) => n,
-        }
-    }
 }
 
 fn quoted(s: &str) -> String {
@@ -175,22 +149,22 @@ impl Target<'_> {
 
     /// The common case inline, a number its property allows; the rest out of line.
     #[inline]
-    fn check_num(&self, sink: &Sink<'_>, n: &Num) {
+    fn check_num(&self, sink: &Sink<'_>, n: Num) {
         if let Target::Prop(Property {
             kind: Kind::Number(rules),
             ..
         }) = *self
+            && (!rules.integer || n.is_integer())
+            && rules.minimum.is_none_or(|m| n.cmp_bound(m).is_ge())
+            && rules.maximum.is_none_or(|m| n.cmp_bound(m).is_le())
+            && rules
+                .exclusive_minimum
+                .is_none_or(|m| n.cmp_bound(m).is_gt())
+            && rules
+                .exclusive_maximum
+                .is_none_or(|m| n.cmp_bound(m).is_lt())
         {
-            let value = n.as_f64();
-            let whole = !rules.integer || !matches!(*n, Num::F(f) if f.fract() != 0.0);
-            if whole
-                && rules.minimum.is_none_or(|m| value >= m)
-                && rules.maximum.is_none_or(|m| value <= m)
-                && rules.exclusive_minimum.is_none_or(|m| value > m)
-                && rules.exclusive_maximum.is_none_or(|m| value < m)
-            {
-                return;
-            }
+            return;
         }
         self.number_violations(sink, n);
     }
@@ -198,7 +172,7 @@ impl Target<'_> {
     /// Records what a number breaks.
     #[cold]
     #[inline(never)]
-    fn number_violations(&self, sink: &Sink<'_>, n: &Num) {
+    fn number_violations(&self, sink: &Sink<'_>, n: Num) {
         let Target::Prop(Property {
             kind: Kind::Number(rules),
             ..
@@ -206,32 +180,29 @@ impl Target<'_> {
         else {
             return self.wrong_type(sink, n.to_string());
         };
-        if let Num::F(f) = n
-            && rules.integer
-            && f.fract() != 0.0
-        {
+        if rules.integer && !n.is_integer() {
             return self.wrong_type(sink, n.to_string());
         }
-        let value = n.as_f64();
-        if let Some(min) = rules.minimum
-            && value < min
-        {
-            self.violation(sink, Rule::Minimum(min), n.to_string());
-        }
-        if let Some(max) = rules.maximum
-            && value > max
-        {
-            self.violation(sink, Rule::Maximum(max), n.to_string());
-        }
-        if let Some(min) = rules.exclusive_minimum
-            && value <= min
-        {
-            self.violation(sink, Rule::ExclusiveMinimum(min), n.to_string());
-        }
-        if let Some(max) = rules.exclusive_maximum
-            && value >= max
-        {
-            self.violation(sink, Rule::ExclusiveMaximum(max), n.to_string());
+        let checks: [(Option<_>, fn(std::cmp::Ordering) -> bool, fn(_) -> Rule); 4] = [
+            (rules.minimum, std::cmp::Ordering::is_lt, Rule::Minimum),
+            (rules.maximum, std::cmp::Ordering::is_gt, Rule::Maximum),
+            (
+                rules.exclusive_minimum,
+                std::cmp::Ordering::is_le,
+                Rule::ExclusiveMinimum,
+            ),
+            (
+                rules.exclusive_maximum,
+                std::cmp::Ordering::is_ge,
+                Rule::ExclusiveMaximum,
+            ),
+        ];
+        for (bound, broken, rule) in checks {
+            if let Some(bound) = bound
+                && broken(n.cmp_bound(bound))
+            {
+                self.violation(sink, rule(bound), n.to_string());
+            }
         }
     }
 
@@ -299,17 +270,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-        self.target.check_num(self.sink, &Num::I(v));
+        self.target.check_num(self.sink, Num::I(v));
         self.visitor.visit_i64(v)
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-        self.target.check_num(self.sink, &Num::U(v));
+        self.target.check_num(self.sink, Num::U(v));
         self.visitor.visit_u64(v)
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        self.target.check_num(self.sink, &Num::F(v));
+        self.target.check_num(self.sink, Num::F(v));
         // `30.0` is an integer in JSON Schema; hand it to integer types as one.
         if self.target.is_integer_prop() && v.fract() == 0.0 {
             if (0.0..18_446_744_073_709_551_616.0).contains(&v) {

@@ -1,0 +1,4 @@
+//! Every rule enforced as written: numbers read correctly rounded and compared exactly,
+//! constraining keywords enforced or refused, strict formats, and the wire rules of the spec.
+
+mod numbers;
