@@ -2,6 +2,7 @@
 //! the visitor here, so there is one copy of them.
 
 use std::cell::{Cell, RefCell};
+use std::cmp::Ordering;
 use std::fmt;
 
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeserializer};
@@ -11,7 +12,7 @@ use super::adapter::Checked;
 use super::{BitSet, Sink, format};
 use crate::error::{Location, Rule};
 use crate::schema::index::same_bytes;
-use crate::schema::{Kind, Num, Property};
+use crate::schema::{Bound, Kind, Num, Property};
 
 /// What is being checked: a property's value, or one item of a multi-select. Two words, as it
 /// is moved with every value.
@@ -183,27 +184,26 @@ impl Target<'_> {
         if rules.integer && !n.is_integer() {
             return self.wrong_type(sink, n.to_string());
         }
-        let checks: [(Option<_>, fn(std::cmp::Ordering) -> bool, fn(_) -> Rule); 4] = [
-            (rules.minimum, std::cmp::Ordering::is_lt, Rule::Minimum),
-            (rules.maximum, std::cmp::Ordering::is_gt, Rule::Maximum),
-            (
-                rules.exclusive_minimum,
-                std::cmp::Ordering::is_le,
-                Rule::ExclusiveMinimum,
-            ),
-            (
-                rules.exclusive_maximum,
-                std::cmp::Ordering::is_ge,
-                Rule::ExclusiveMaximum,
-            ),
-        ];
-        for (bound, broken, rule) in checks {
-            if let Some(bound) = bound
-                && broken(n.cmp_bound(bound))
-            {
-                self.violation(sink, rule(bound), n.to_string());
-            }
-        }
+        let mut check =
+            |bound: Option<Bound>, broken: fn(Ordering) -> bool, rule: fn(Bound) -> Rule| {
+                if let Some(bound) = bound
+                    && broken(n.cmp_bound(bound))
+                {
+                    self.violation(sink, rule(bound), n.to_string());
+                }
+            };
+        check(rules.minimum, Ordering::is_lt, Rule::Minimum);
+        check(rules.maximum, Ordering::is_gt, Rule::Maximum);
+        check(
+            rules.exclusive_minimum,
+            Ordering::is_le,
+            Rule::ExclusiveMinimum,
+        );
+        check(
+            rules.exclusive_maximum,
+            Ordering::is_ge,
+            Rule::ExclusiveMaximum,
+        );
     }
 
     #[inline]
