@@ -184,7 +184,7 @@ impl Target<'_> {
         if rules.integer && !n.is_integer() {
             return self.wrong_type(sink, n.to_string());
         }
-        let mut check =
+        let check =
             |bound: Option<Bound>, broken: fn(Ordering) -> bool, rule: fn(Bound) -> Rule| {
                 if let Some(bound) = bound
                     && broken(n.cmp_bound(bound))
