@@ -21,7 +21,8 @@ use crate::validate::{Sink, run};
 
 impl RequestedSchema {
     /// Reads a reply against this schema, with exactly the rules of the typed path, and fills
-    /// schema defaults into accepted content for absent properties.
+    /// schema defaults into accepted content for absent properties (not a default that breaks
+    /// its own property's rules).
     pub fn parse_result(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
         run::from_value(self, reply).map(|outcome| self.finish(ElicitResult::from_outcome(outcome)))
     }
@@ -44,18 +45,19 @@ impl RequestedSchema {
 
     fn finish(&self, result: ElicitResult<Content>) -> ElicitResult<Content> {
         result.map(|mut content| {
-            for (i, prop) in self.properties.iter().enumerate() {
-                content.fill(i, || prop.kind.default_value());
+            for i in 0..self.properties.len() {
+                content.fill(i, || self.usable_default(i));
             }
             content
         })
     }
 
-    /// Inserts the schema's default for every property absent from `content`.
+    /// Inserts the schema's default for every property absent from `content`. A default that
+    /// breaks its own property's rules is never filled in ([`lint`](Self::lint) names it).
     pub fn fill_defaults(&self, content: &mut Map<String, Value>) {
-        for prop in &self.properties {
+        for (i, prop) in self.properties.iter().enumerate() {
             if !content.contains_key(&prop.name)
-                && let Some(default) = prop.kind.default_value()
+                && let Some(default) = self.usable_default(i)
             {
                 content.insert(prop.name.clone(), default);
             }

@@ -23,6 +23,11 @@ const NOT_APPLICABLE: &[(&str, &str)] = &[
          optional property (tests/schema.rs)",
     ),
     (
+        "fm-07",
+        "FastMCP's own check that a form of no fields gets no content; as JSON Schema and the \
+         TypeScript SDK (run) do, this crate treats an unknown key in an empty form as in any other",
+    ),
+    (
         "mg-03",
         "mcp-go checks that a form request has a requestedSchema; FormRequest cannot be built \
          without one",

@@ -5,7 +5,9 @@
 //! the same validation rules serve both.
 
 mod bound;
+mod choices;
 pub(crate) mod index;
+mod keywords;
 mod lower;
 mod parse;
 mod wire;
@@ -271,6 +273,8 @@ pub struct RequestedSchema {
     successors: index::Successors,
     /// Bit `i` set for each required property `i`, when there are at most 64 properties.
     required_mask: Option<u64>,
+    /// Per property: whether its `default` (if any) passes its own rules, so it may be filled in.
+    default_ok: Vec<bool>,
     /// The property names, shared with every [`Content`](crate::Content) read against it.
     names: Arc<[String]>,
 }
@@ -323,6 +327,7 @@ impl RequestedSchema {
             index: index::KeyIndex::default(),
             successors: index::Successors::default(),
             required_mask: None,
+            default_ok: Vec::new(),
             names: Arc::new([]),
         };
         schema.reindex();
@@ -341,6 +346,27 @@ impl RequestedSchema {
                 .filter(|(_, p)| p.required)
                 .fold(0, |mask, (i, _)| mask | 1 << i)
         });
+        let default_ok = (0..self.properties.len())
+            .map(|i| self.default_breaks(i).is_none())
+            .collect();
+        self.default_ok = default_ok;
+    }
+
+    /// What property `i`'s `default` breaks of its own rules, if it has one that breaks any.
+    pub(crate) fn default_breaks(&self, i: usize) -> Option<crate::error::Violation> {
+        let default = self.properties.get(i)?.kind.default_value()?;
+        crate::validate::check_one(self, i, &default)
+            .into_iter()
+            .next()
+    }
+
+    /// Property `i`'s `default`, when it has one that passes its own rules: the value a client
+    /// fills in, and a server fills into accepted content.
+    pub(crate) fn usable_default(&self, i: usize) -> Option<serde_json::Value> {
+        if self.default_ok.get(i) == Some(&false) {
+            return None;
+        }
+        self.properties.get(i)?.kind.default_value()
     }
 
     /// The property names, in form order, shared.

@@ -3,94 +3,75 @@
 
 use serde_json::{Map, Value};
 
-use super::{
-    Bound, Choice, Format, Kind, Lint, MultiSelectRules, NumberRules, Pattern, Property,
-    RequestedSchema, SelectRules, SelectStyle, StringRules,
-};
+use super::choices::{parse_multi, parse_select};
+use super::keywords::{Applies, Lints};
+use super::{Bound, Format, Kind, NumberRules, Pattern, Property, RequestedSchema, StringRules};
 use crate::error::SchemaError;
 
-/// Keywords that change what a schema accepts, are outside the MCP subset, and are not enforced
-/// here. A schema holding one is refused: enforcing part of a schema would accept what its author
-/// meant to refuse.
-const REFUSED: &[&str] = &[
-    "$ref",
-    "$defs",
-    "definitions",
-    "allOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "const",
-    "multipleOf",
-    "patternProperties",
-    "propertyNames",
-    "dependentRequired",
-    "dependentSchemas",
-    "minProperties",
-    "maxProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "prefixItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "nullable",
-];
-
-/// Keywords outside the subset that are enforced when present; noted by `lint`.
-const ENFORCED_EXTRAS: &[&str] = &[
+/// The keywords each kind of property reads; every other keyword goes through
+/// [`Lints::keywords`].
+const ANNOTATED: &[&str] = &["type", "title", "description", "default"];
+const STRING: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "default",
+    "minLength",
+    "maxLength",
+    "format",
     "pattern",
+];
+const NUMBER: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "default",
+    "minimum",
+    "maximum",
     "exclusiveMinimum",
     "exclusiveMaximum",
+];
+const SELECT: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "default",
+    "enum",
+    "oneOf",
+    "enumNames",
+];
+const MULTI: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "default",
+    "items",
+    "minItems",
+    "maxItems",
     "uniqueItems",
 ];
-
-/// Keywords each kind of property may carry in the strict subset.
-const COMMON: &[&str] = &["type", "title", "description", "default"];
-const STRING: &[&str] = &["minLength", "maxLength", "format"];
-const NUMBER: &[&str] = &["minimum", "maximum"];
-const SELECT: &[&str] = &["enum", "oneOf", "enumNames"];
-const MULTI: &[&str] = &["items", "minItems", "maxItems"];
-
-struct Ctx {
-    lints: Vec<Lint>,
-}
-
-impl Ctx {
-    fn lint(&mut self, property: Option<&str>, message: impl Into<String>) {
-        self.lints.push(Lint {
-            property: property.map(str::to_owned),
-            message: message.into(),
-        });
-    }
-
-    /// Notes every key of `obj` that is neither in the subset for its kind nor enforced.
-    fn lint_extra_keys(&mut self, name: &str, obj: &Map<String, Value>, allowed: &[&[&str]]) {
-        for key in obj.keys() {
-            let known = allowed.iter().any(|set| set.contains(&key.as_str()));
-            if ENFORCED_EXTRAS.contains(&key.as_str()) {
-                self.lint(Some(name), format!("`{key}` is outside the MCP schema subset; it is enforced here, but clients may refuse the schema"));
-            } else if !known {
-                self.lint(
-                    Some(name),
-                    format!("`{key}` is not an MCP schema keyword; it is ignored"),
-                );
-            }
-        }
-    }
-}
+const ROOT: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "$schema",
+    "additionalProperties",
+    "title",
+    "description",
+];
 
 impl RequestedSchema {
     /// Parses a requestedSchema as a client receives it.
     ///
     /// Structure is checked strictly: the root must be `type: object` with a `properties` object,
     /// each property one of the primitive kinds MCP allows, every keyword of the right JSON type,
-    /// `required` naming only listed properties, and no `min` above its `max`. Annotations that
-    /// do not change what is accepted (a root `title`, an extra `title` on multi-select items,
-    /// unknown keywords) are tolerated and listed by [`lint`](Self::lint). `pattern`,
-    /// `exclusiveMinimum`, `exclusiveMaximum` and `uniqueItems` are outside the subset too, but
-    /// are enforced rather than ignored.
+    /// `required` naming only listed properties, no choice listed twice, and no `min` above its
+    /// `max`. Every keyword that constrains a value is enforced, or the schema is refused.
+    /// `pattern`, `exclusiveMinimum`, `exclusiveMaximum` and `uniqueItems` are outside the subset
+    /// but enforced. What changes nothing is tolerated and listed by [`lint`](Self::lint):
+    /// annotations (a root `title`, `examples`), unknown keywords, keywords for another type of
+    /// value than the property's (`minimum` on a string), and a `default` that breaks its own
+    /// property's rules (it stays in the schema, and is never filled in).
     pub fn from_value(value: Value) -> Result<RequestedSchema, SchemaError> {
         let Value::Object(root) = value else {
             return Err(SchemaError::root(format!(
@@ -98,9 +79,21 @@ impl RequestedSchema {
                 json_type(&value)
             )));
         };
-        let mut cx = Ctx { lints: Vec::new() };
-        let mut schema = parse_root(&mut cx, &root)?;
-        schema.lints = cx.lints;
+        let mut lints = Lints(Vec::new());
+        let mut schema = parse_root(&mut lints, &root)?;
+        for (i, prop) in schema.properties.iter().enumerate() {
+            if let Some(broken) = schema.default_breaks(i) {
+                let default = prop.kind.default_value().unwrap_or_default();
+                lints.push(
+                    Some(&prop.name),
+                    format!(
+                        "`default` {default} breaks its own rules (it {}), so it is never filled in",
+                        broken.rule()
+                    ),
+                );
+            }
+        }
+        schema.lints = lints.0;
         Ok(schema)
     }
 }
@@ -181,7 +174,7 @@ impl<'de> serde::Deserialize<'de> for PropertyOrder {
     }
 }
 
-fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
+fn parse_root(cx: &mut Lints, root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
     match root.get("type") {
         Some(Value::String(t)) if t == "object" => {}
         Some(other) => {
@@ -191,12 +184,15 @@ fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema
         }
         None => return Err(SchemaError::root("the root must have `type: \"object\"`")),
     }
-    refuse(root, None)?;
-    for key in ["anyOf", "oneOf", "items", "enum"] {
+    cx.keywords(None, "", root, Applies::Objects, ROOT)?;
+    for key in ["title", "description"] {
         if root.contains_key(key) {
-            return Err(SchemaError::root(format!(
-                "`{key}` is not allowed at the root: a form is a flat object"
-            )));
+            cx.push(
+                None,
+                format!(
+                    "a root `{key}` is outside the subset; some clients refuse the whole request"
+                ),
+            );
         }
     }
     let Some(props) = root.get("properties") else {
@@ -208,12 +204,13 @@ fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema
         return Err(SchemaError::root("`properties` must be an object"));
     };
     if props.is_empty() {
-        cx.lint(None, "the form has no properties: some clients render an empty form that cannot be submitted");
+        cx.push(None, "the form has no properties: some clients render an empty form that cannot be submitted");
     }
     let mut properties = Vec::with_capacity(props.len());
     for (name, schema) in props {
         properties.push(parse_property(cx, name, schema)?);
     }
+    let mut schema = RequestedSchema::build(properties, false, None, Vec::new());
     if let Some(required) = root.get("required") {
         let Value::Array(required) = required else {
             return Err(SchemaError::root("`required` must be an array of strings"));
@@ -222,8 +219,8 @@ fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema
             let Value::String(name) = name else {
                 return Err(SchemaError::root("`required` must be an array of strings"));
             };
-            match properties.iter_mut().find(|p| &p.name == name) {
-                Some(p) => p.required = true,
+            match schema.position(name) {
+                Some(i) => schema.properties[i].required = true,
                 None => {
                     return Err(SchemaError::property(
                         name.as_str(),
@@ -233,10 +230,10 @@ fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema
             }
         }
     }
-    let deny_unknown = match root.get("additionalProperties") {
+    schema.deny_unknown = match root.get("additionalProperties") {
         None => false,
         Some(Value::Bool(allow)) => {
-            cx.lint(
+            cx.push(
                 None,
                 "`additionalProperties` is outside the MCP schema subset",
             );
@@ -248,65 +245,16 @@ fn parse_root(cx: &mut Ctx, root: &Map<String, Value>) -> Result<RequestedSchema
             ));
         }
     };
-    let dialect = match root.get("$schema") {
+    schema.dialect = match root.get("$schema") {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(SchemaError::root("`$schema` must be a string")),
     };
-    for key in root.keys() {
-        match key.as_str() {
-            "type" | "properties" | "required" | "$schema" | "additionalProperties" => {}
-            "title" | "description" => cx.lint(
-                None,
-                format!(
-                    "a root `{key}` is outside the subset; some clients refuse the whole request"
-                ),
-            ),
-            other => cx.lint(
-                None,
-                format!("`{other}` is not an MCP schema keyword; it is ignored"),
-            ),
-        }
-    }
-    let schema = RequestedSchema::build(properties, deny_unknown, dialect, Vec::new());
-    check_defaults(&schema)?;
+    schema.reindex();
     Ok(schema)
 }
 
-/// Every default must pass its own property's rules (length, format, range, item count...),
-/// checked by the same rules that check a reply: a client fills it in as the user's answer,
-/// and a server fills it into accepted content.
-fn check_defaults(schema: &RequestedSchema) -> Result<(), SchemaError> {
-    for prop in &schema.properties {
-        let Some(default) = prop.kind.default_value() else {
-            continue;
-        };
-        if let Err(e) = schema.validate_property(&prop.name, &default) {
-            let rule = e
-                .violations()
-                .first()
-                .map_or_else(String::new, |v| v.rule().to_string());
-            return Err(SchemaError::property(
-                prop.name.as_str(),
-                format!("`default` {default} breaks its own rules: it {rule}"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn refuse(obj: &Map<String, Value>, name: Option<&str>) -> Result<(), SchemaError> {
-    if let Some(key) = REFUSED.iter().find(|k| obj.contains_key(**k)) {
-        let message = format!("`{key}` is outside the MCP elicitation schema subset");
-        return Err(match name {
-            Some(name) => SchemaError::property(name, message),
-            None => SchemaError::root(message),
-        });
-    }
-    Ok(())
-}
-
-fn parse_property(cx: &mut Ctx, name: &str, schema: &Value) -> Result<Property, SchemaError> {
+fn parse_property(cx: &mut Lints, name: &str, schema: &Value) -> Result<Property, SchemaError> {
     let err = |msg: String| SchemaError::property(name, msg);
     let Value::Object(obj) = schema else {
         return Err(err(format!(
@@ -314,7 +262,11 @@ fn parse_property(cx: &mut Ctx, name: &str, schema: &Value) -> Result<Property, 
             json_type(schema)
         )));
     };
-    refuse(obj, Some(name))?;
+    if obj.contains_key("$ref") {
+        return Err(err(
+            "`$ref` is outside the MCP subset: write the property inline (clients render a choice behind a `$ref` as free text)".into(),
+        ));
+    }
     let ty = match obj.get("type") {
         Some(Value::String(t)) => t.as_str(),
         Some(Value::Array(_)) => {
@@ -330,7 +282,7 @@ fn parse_property(cx: &mut Ctx, name: &str, schema: &Value) -> Result<Property, 
         }
         None => return Err(err("`type` is missing".into())),
     };
-    if obj.contains_key("anyOf") {
+    if ty == "string" && obj.contains_key("anyOf") {
         return Err(err(
             "`anyOf` is not allowed on a property; titled choices use `oneOf`".into(),
         ));
@@ -339,19 +291,19 @@ fn parse_property(cx: &mut Ctx, name: &str, schema: &Value) -> Result<Property, 
     let description = opt_string(obj, "description", name)?;
     let kind = match ty {
         "string" if obj.contains_key("enum") || obj.contains_key("oneOf") => {
-            cx.lint_extra_keys(name, obj, &[COMMON, SELECT]);
+            cx.keywords(Some(name), "", obj, Applies::Strings, SELECT)?;
             Kind::Select(parse_select(cx, name, obj)?)
         }
         "string" => {
-            cx.lint_extra_keys(name, obj, &[COMMON, STRING]);
+            cx.keywords(Some(name), "", obj, Applies::Strings, STRING)?;
             Kind::String(parse_string(name, obj)?)
         }
         "number" | "integer" => {
-            cx.lint_extra_keys(name, obj, &[COMMON, NUMBER]);
+            cx.keywords(Some(name), "", obj, Applies::Numbers, NUMBER)?;
             Kind::Number(parse_number(name, obj, ty == "integer")?)
         }
         "boolean" => {
-            cx.lint_extra_keys(name, obj, &[COMMON]);
+            cx.keywords(Some(name), "", obj, Applies::Booleans, ANNOTATED)?;
             Kind::Boolean(match obj.get("default") {
                 None => None,
                 Some(Value::Bool(b)) => Some(*b),
@@ -359,7 +311,7 @@ fn parse_property(cx: &mut Ctx, name: &str, schema: &Value) -> Result<Property, 
             })
         }
         "array" => {
-            cx.lint_extra_keys(name, obj, &[COMMON, MULTI]);
+            cx.keywords(Some(name), "", obj, Applies::Arrays, MULTI)?;
             Kind::MultiSelect(parse_multi(cx, name, obj)?)
         }
         "object" => return Err(err("nested objects are not allowed; a form is flat".into())),
@@ -506,217 +458,7 @@ pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
     n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
-fn parse_select(
-    cx: &mut Ctx,
-    name: &str,
-    obj: &Map<String, Value>,
-) -> Result<SelectRules, SchemaError> {
-    let (choices, style) = match (obj.get("enum"), obj.get("oneOf")) {
-        (Some(_), Some(_)) => {
-            return Err(SchemaError::property(name, "has both `enum` and `oneOf`"));
-        }
-        (Some(values), None) => {
-            let mut choices = enum_values(name, values)?;
-            match obj.get("enumNames") {
-                None => (choices, SelectStyle::Untitled),
-                Some(Value::Array(names)) if names.len() == choices.len() => {
-                    for (choice, title) in choices.iter_mut().zip(names) {
-                        let Value::String(title) = title else {
-                            return Err(SchemaError::property(
-                                name,
-                                "`enumNames` must be an array of strings",
-                            ));
-                        };
-                        choice.title = Some(title.clone());
-                    }
-                    (choices, SelectStyle::Legacy)
-                }
-                Some(_) => {
-                    return Err(SchemaError::property(
-                        name,
-                        "`enumNames` must be an array of strings as long as `enum`",
-                    ));
-                }
-            }
-        }
-        (None, Some(branches)) => (
-            titled_choices(cx, name, branches, "oneOf")?,
-            SelectStyle::Titled,
-        ),
-        (None, None) => {
-            return Err(SchemaError::property(
-                name,
-                "a single-select needs `enum` or `oneOf`",
-            ));
-        }
-    };
-    let default = opt_string(obj, "default", name)?;
-    if let Some(d) = &default
-        && !choices.iter().any(|c| &c.value == d)
-    {
-        return Err(SchemaError::property(
-            name,
-            format!("`default` {d:?} is not a choice"),
-        ));
-    }
-    Ok(SelectRules {
-        choices,
-        style,
-        default,
-    })
-}
-
-fn parse_multi(
-    cx: &mut Ctx,
-    name: &str,
-    obj: &Map<String, Value>,
-) -> Result<MultiSelectRules, SchemaError> {
-    let err = |msg: &str| SchemaError::property(name, msg);
-    let Some(Value::Object(items)) = obj.get("items") else {
-        return Err(err(
-            "an array must have `items` holding an enum: only multi-selects are allowed",
-        ));
-    };
-    refuse(items, Some(name))?;
-    let (choices, titled) = match (items.get("enum"), items.get("anyOf")) {
-        (Some(values), None) => {
-            match items.get("type") {
-                Some(Value::String(t)) if t == "string" => {}
-                None => cx.lint(
-                    Some(name),
-                    "multi-select `items` should say `type: \"string\"`",
-                ),
-                Some(_) => return Err(err("multi-select items must be of type string")),
-            }
-            (enum_values(name, values)?, false)
-        }
-        (None, Some(branches)) => (titled_choices(cx, name, branches, "items.anyOf")?, true),
-        _ => {
-            return Err(err(
-                "an array's `items` must be an enum (`enum` or `anyOf` of const/title): only multi-selects are allowed",
-            ));
-        }
-    };
-    for key in items.keys() {
-        if !["type", "enum", "anyOf"].contains(&key.as_str()) {
-            cx.lint(
-                Some(name),
-                format!("`items.{key}` is outside the MCP schema subset; it is ignored"),
-            );
-        }
-    }
-    let min_items = opt_u64(obj, "minItems", name)?;
-    let max_items = opt_u64(obj, "maxItems", name)?;
-    check_order(name, min_items, max_items, "minItems", "maxItems")?;
-    let unique = match obj.get("uniqueItems") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(err("`uniqueItems` must be a boolean")),
-    };
-    let default = match obj.get("default") {
-        None => None,
-        Some(Value::Array(values)) => {
-            let mut out = Vec::with_capacity(values.len());
-            for v in values {
-                match v {
-                    Value::String(s) if choices.iter().any(|c| &c.value == s) => {
-                        out.push(s.clone())
-                    }
-                    _ => return Err(err("`default` must list choice values")),
-                }
-            }
-            Some(out)
-        }
-        Some(_) => return Err(err("`default` must be an array of choice values")),
-    };
-    Ok(MultiSelectRules {
-        choices,
-        titled,
-        min_items,
-        max_items,
-        unique,
-        default,
-    })
-}
-
-fn enum_values(name: &str, values: &Value) -> Result<Vec<Choice>, SchemaError> {
-    let err = || SchemaError::property(name, "`enum` must be a non-empty array of strings");
-    let Value::Array(values) = values else {
-        return Err(err());
-    };
-    if values.is_empty() {
-        return Err(err());
-    }
-    values
-        .iter()
-        .map(|v| match v {
-            Value::String(s) => Ok(Choice {
-                value: s.clone(),
-                title: None,
-            }),
-            _ => Err(err()),
-        })
-        .collect()
-}
-
-fn titled_choices(
-    cx: &mut Ctx,
-    name: &str,
-    branches: &Value,
-    key: &str,
-) -> Result<Vec<Choice>, SchemaError> {
-    let err = || {
-        SchemaError::property(
-            name,
-            format!(
-                "`{key}` must be a non-empty array of {{\"const\": string, \"title\": string}}"
-            ),
-        )
-    };
-    let Value::Array(branches) = branches else {
-        return Err(err());
-    };
-    if branches.is_empty() {
-        return Err(err());
-    }
-    let mut choices = Vec::with_capacity(branches.len());
-    for branch in branches {
-        let Value::Object(branch) = branch else {
-            return Err(err());
-        };
-        let Some(Value::String(value)) = branch.get("const") else {
-            return Err(err());
-        };
-        let title = match branch.get("title") {
-            // The wire requires a title; the value stands in, as it does when written out.
-            None => {
-                cx.lint(
-                    Some(name),
-                    format!("choice {value:?} in `{key}` has no `title`"),
-                );
-                Some(value.clone())
-            }
-            Some(Value::String(t)) => Some(t.clone()),
-            Some(_) => return Err(err()),
-        };
-        if let Some(extra) = branch
-            .keys()
-            .find(|k| !["const", "title"].contains(&k.as_str()))
-        {
-            cx.lint(
-                Some(name),
-                format!("`{extra}` in a choice of `{key}` is outside the MCP schema subset"),
-            );
-        }
-        choices.push(Choice {
-            value: value.clone(),
-            title,
-        });
-    }
-    Ok(choices)
-}
-
-fn opt_string(
+pub(super) fn opt_string(
     obj: &Map<String, Value>,
     key: &str,
     name: &str,
@@ -731,7 +473,11 @@ fn opt_string(
     }
 }
 
-fn opt_u64(obj: &Map<String, Value>, key: &str, name: &str) -> Result<Option<u64>, SchemaError> {
+pub(super) fn opt_u64(
+    obj: &Map<String, Value>,
+    key: &str,
+    name: &str,
+) -> Result<Option<u64>, SchemaError> {
     let err = || SchemaError::property(name, format!("`{key}` must be a non-negative integer"));
     match obj.get(key) {
         None => Ok(None),
@@ -744,7 +490,7 @@ fn opt_u64(obj: &Map<String, Value>, key: &str, name: &str) -> Result<Option<u64
     }
 }
 
-fn check_order(
+pub(super) fn check_order(
     name: &str,
     min: Option<u64>,
     max: Option<u64>,

@@ -326,8 +326,7 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
 fn find_key(sink: &Sink<'_>, previous: Option<usize>, key: &str) -> Option<usize> {
     let schema = sink.schema;
     let found = schema.learn_after(key, previous);
-    // A form with no properties is a confirmation: any content key is unexpected.
-    if found.is_none() && (schema.deny_unknown || schema.properties.is_empty()) {
+    if found.is_none() && schema.deny_unknown {
         sink.push(
             Location::Property(key.to_owned()),
             Rule::UnknownProperty,

@@ -652,9 +652,7 @@ impl<'de> Fields<'_, 'de, '_, '_> {
                 Next::Property(i)
             }
             // A key the form does not name, where the form allows it.
-            None if !schema.deny_unknown && !schema.properties.is_empty() && !self.r.early => {
-                Next::Other
-            }
+            None if !schema.deny_unknown && !self.r.early => Next::Other,
             None => return Err(GiveUp::SHAPE),
         };
         self.sink.set_current(found);

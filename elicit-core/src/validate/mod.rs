@@ -86,6 +86,38 @@ impl<'s> Sink<'s> {
     }
 }
 
+/// The rules `value` breaks as the value of property `index` alone: its own rules, not
+/// `required` nor any other property's.
+pub(crate) fn check_one(
+    schema: &RequestedSchema,
+    index: usize,
+    value: &serde_json::Value,
+) -> Vec<Violation> {
+    use serde::Deserialize;
+
+    let sink = Sink::new(schema);
+    let Some(prop) = schema.properties.get(index) else {
+        return Vec::new();
+    };
+    sink.set_current(Some(index));
+    let read = serde::de::IgnoredAny::deserialize(adapter::Checked {
+        target: check::Target::Prop(prop),
+        sink: &sink,
+        inner: value,
+    });
+    let mut violations = sink.take();
+    if let Err(e) = read
+        && violations.is_empty()
+    {
+        violations.push(Violation::new(
+            Location::Property(prop.name.clone()),
+            Rule::Deserialize(e.to_string()),
+            None,
+        ));
+    }
+    violations
+}
+
 /// Sorts violations envelope first, then content-wide ones, then by property as declared.
 pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violation]) {
     violations.sort_by_key(|v| match v.property() {
