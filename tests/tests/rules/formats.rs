@@ -1,0 +1,180 @@
+//! The four formats, checked strictly: the JSON-Schema-Test-Suite's optional format cases
+//! (draft 2020-12; `fixtures/json-schema-test-suite/`, copied with their source named), the
+//! cases a review found, and each rule pinned at its boundary.
+
+use elicit_core::is_valid_format;
+use elicit_core::schema::Format;
+use serde_json::Value;
+
+/// Cases where this crate decides otherwise than the suite, on purpose: (format, data, reason).
+const DIFFERENCES: &[(&str, &str, &str)] = &[];
+
+fn suite(file: &str) -> Vec<(String, String, bool)> {
+    let path = format!(
+        "{}/fixtures/json-schema-test-suite/{file}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let groups: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut cases = Vec::new();
+    for group in groups {
+        for test in group["tests"].as_array().unwrap() {
+            // Non-strings are ignored by `format`; a form property of this kind holds strings.
+            if let Some(data) = test["data"].as_str() {
+                cases.push((
+                    data.to_owned(),
+                    test["description"].as_str().unwrap().to_owned(),
+                    test["valid"].as_bool().unwrap(),
+                ));
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn the_json_schema_test_suite() {
+    let mut failures = Vec::new();
+    let mut run = 0;
+    for (file, format) in [
+        ("date", Format::Date),
+        ("date-time", Format::DateTime),
+        ("email", Format::Email),
+        ("uri", Format::Uri),
+    ] {
+        for (data, description, valid) in suite(file) {
+            if DIFFERENCES.iter().any(|(f, d, _)| *f == file && *d == data) {
+                continue;
+            }
+            run += 1;
+            if is_valid_format(format, &data) != valid {
+                failures.push(format!(
+                    "{file}: {data:?} ({description}): expected valid={valid}"
+                ));
+            }
+        }
+    }
+    assert!(run >= 150, "{run} cases ran");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn uris_per_rfc_3986() {
+    for bad in [
+        "http://x:abc/",
+        "http://[::1/",
+        "http://[1::2::3]/",
+        "http://x/a[b]",
+        "http://x?q=[1]",
+        "http://a@b@c/",
+        "http://x/%2z",
+        "http://x/%2",
+        "http://[::1]x/",
+        "http://[v.x]/",
+        "http://[v1.]/",
+        "http://[vz.x]/",
+        "http://[1:2:3:4:5:6:7:8:9]/",
+        "http://[1:2:3:4:5:6:7]/",
+        "http://[12345::]/",
+        "http://[::1.2.3.256]/",
+        "http://[1::2:3.4.5.6:7]/",
+        "http://x/#a#b",
+    ] {
+        assert!(!is_valid_format(Format::Uri, bad), "{bad}");
+    }
+    for good in [
+        "http://[::1]:8080/",
+        "http://[1:2:3:4:5:6:7:8]/",
+        "http://[1:2:3:4:5:6:1.2.3.4]/",
+        "http://[::ffff:1.2.3.4]/",
+        "http://[1::]/",
+        "http://[::]/",
+        "http://[v1.fe:80]/",
+        "http://[v1.x]/",
+        "http://x:/",
+        "http://x:65536/",
+        "http://u:p@x/",
+        "http://x/a:b@c/?q=/?#f/?",
+        "urn:isbn:0451450523",
+        "file:///tmp/x%20y",
+        "a:",
+        "x+y.z-w:v",
+    ] {
+        assert!(is_valid_format(Format::Uri, good), "{good}");
+    }
+}
+
+#[test]
+fn emails_per_rfc_5321() {
+    let label = |n: usize| "a".repeat(n);
+    // A domain of at most 253 bytes, labels of at most 63; a local part of at most 64.
+    let domain_253 = format!("{}.{}.{}.{}", label(63), label(63), label(63), label(61));
+    assert_eq!(domain_253.len(), 253);
+    assert!(is_valid_format(Format::Email, &format!("x@{domain_253}")));
+    assert!(!is_valid_format(Format::Email, &format!("x@{domain_253}b")));
+    assert!(is_valid_format(
+        Format::Email,
+        &format!("x@{}.com", label(63))
+    ));
+    assert!(!is_valid_format(
+        Format::Email,
+        &format!("x@{}.com", label(64))
+    ));
+    assert!(is_valid_format(
+        Format::Email,
+        &format!("{}@x.com", label(64))
+    ));
+    assert!(!is_valid_format(
+        Format::Email,
+        &format!("{}@x.com", label(65))
+    ));
+    for bad in [
+        "x@[::1]",
+        "x@[a b]",
+        "x@[IPv6:1::2::3]",
+        "x@[IPv6:12345::]",
+        "x@[1.2.3]",
+        "x@[01.2.3.4]",
+        "x@[]",
+        "\"a\"b\"@x.com",
+        "\"a\\\"@x.com",
+        "a\u{7f}@x.com",
+        "a@x..com",
+        "a@-x.com",
+        "a@x-.com",
+    ] {
+        assert!(!is_valid_format(Format::Email, bad), "{bad}");
+    }
+    for good in [
+        "x@[IPv6:::1]",
+        "x@[IPv6:2001:db8::1]",
+        "x@[192.168.0.1]",
+        "\"a\\\"b\"@x.com",
+        "\"a b\"@x.com",
+        "user@localhost",
+        "josé@exämple.com",
+        "a!#$%&'*+/=?^_`{|}~-@x.com",
+    ] {
+        assert!(is_valid_format(Format::Email, good), "{good}");
+    }
+}
+
+#[test]
+fn leap_seconds_only_at_the_end_of_a_utc_day() {
+    for good in [
+        "1998-12-31T23:59:60Z",
+        "1998-12-31T15:59:60-08:00",
+        "1999-01-01T05:29:60+05:30",
+        "2026-11-30T23:59:60.5Z",
+    ] {
+        assert!(is_valid_format(Format::DateTime, good), "{good}");
+    }
+    for bad in [
+        "2026-11-30T12:00:60Z",
+        "1998-12-31T23:59:60+01:00",
+        "1998-12-31T23:58:60Z",
+        "1998-12-31T23:59:61Z",
+        "1998-12-31T22:59:60Z",
+    ] {
+        assert!(!is_valid_format(Format::DateTime, bad), "{bad}");
+    }
+}
