@@ -162,6 +162,6 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     /// The `elicitation/create` params for `version`.
     fn form_request_for(version: ProtocolVersion) -> Result<FormRequest<'static>, SchemaError> {
         let schema = Self::requested_schema_for(version)?;
-        Ok(FormRequest::new(Self::message(), schema).with_version(version))
+        FormRequest::new(Self::message(), schema).with_version(version)
     }
 }

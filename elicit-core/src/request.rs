@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use crate::error::SchemaError;
 use crate::schema::RequestedSchema;
 use crate::version::ProtocolVersion;
 
@@ -38,9 +39,21 @@ impl<'a> FormRequest<'a> {
         }
     }
 
-    /// A request written for `version`: 2025-06-18 has no `mode` key. The schema must already
-    /// be the one for that version (see [`Elicit::requested_schema_for`](crate::Elicit::requested_schema_for)).
-    pub fn with_version(mut self, version: ProtocolVersion) -> Self {
+    /// The request written for `version`: 2025-06-18 has no `mode` key, and its schema is
+    /// written down for it ([`RequestedSchema::for_version`]: titled choices as `enumNames`,
+    /// defaults only on booleans). Fails, naming the field, for what the version cannot
+    /// express (a multi-select on 2025-06-18).
+    pub fn with_version(mut self, version: ProtocolVersion) -> Result<Self, SchemaError> {
+        if !self.schema.is_written_for(version) {
+            self.schema = Cow::Owned(self.schema.for_version(version)?);
+        }
+        self.version = version;
+        Ok(self)
+    }
+
+    /// The request tagged for `version`, at least 2025-11-25, which takes every schema as it is.
+    pub(crate) fn retagged(mut self, version: ProtocolVersion) -> Self {
+        debug_assert!(version >= ProtocolVersion::V2025_11_25);
         self.version = version;
         self
     }
@@ -71,10 +84,24 @@ impl<'a> FormRequest<'a> {
         crate::jsonrpc::to_value(self)
     }
 
-    /// The whole JSON-RPC `elicitation/create` request, for versions before 2026-07-28 (there,
-    /// the request goes in `inputRequests`; see [`InputRequests`](crate::InputRequests)).
-    pub fn to_jsonrpc(&self, id: impl Into<crate::RequestId>) -> serde_json::Value {
-        crate::jsonrpc::request(id.into(), "elicitation/create", self)
+    /// The whole JSON-RPC `elicitation/create` request. 2026-07-28 has no such request (the
+    /// request goes in `inputRequests`; see [`InputRequests`](crate::InputRequests)), so a
+    /// request written for it is refused.
+    pub fn to_jsonrpc(
+        &self,
+        id: impl Into<crate::RequestId>,
+    ) -> Result<serde_json::Value, SchemaError> {
+        if self.version.has_input_requests() {
+            return Err(SchemaError::root(format!(
+                "MCP {} has no elicitation/create request: return the form in an InputRequiredResult's inputRequests",
+                self.version
+            )));
+        }
+        Ok(crate::jsonrpc::request(
+            id.into(),
+            "elicitation/create",
+            self,
+        ))
     }
 }
 

@@ -20,7 +20,7 @@
 //! assert!(matches!(first.elicit::<Confirm>("confirm").unwrap(), InputResponse::Missing));
 //! let mut requests = InputRequests::new();
 //! requests.elicit::<Confirm>("confirm");
-//! let reply = InputRequired::new(requests).with_request_state("step-1").to_value();
+//! let reply = InputRequired::new(requests).with_request_state("step-1").to_value().unwrap();
 //! assert_eq!(reply["inputRequests"]["confirm"]["method"], "elicitation/create");
 //!
 //! // The retry carries the answer under the same key.
@@ -69,7 +69,7 @@ impl InputRequests {
 
     /// Adds a form request under `key`, written for 2026-07-28.
     pub fn form(&mut self, key: impl Into<String>, request: &FormRequest<'_>) -> &mut Self {
-        let params = request.clone().with_version(ProtocolVersion::V2026_07_28);
+        let params = request.clone().retagged(ProtocolVersion::V2026_07_28);
         self.insert(key.into(), jsonrpc::to_value(params))
     }
 
@@ -149,14 +149,27 @@ impl InputRequired {
         self.request_state.as_deref()
     }
 
-    /// The result as a JSON value.
-    pub fn to_value(&self) -> Value {
-        jsonrpc::to_value(self)
+    /// The result as a JSON value. Fails when it has neither requests nor state: the
+    /// specification requires at least one.
+    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
+        serde_json::to_value(self)
+    }
+
+    /// Whether it has neither requests nor state, which the specification forbids.
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty() && self.request_state.is_none()
     }
 }
 
+/// The wire form. Serializing one with neither requests nor state fails: the specification
+/// requires an `InputRequiredResult` to carry at least one.
 impl Serialize for InputRequired {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.is_empty() {
+            return Err(serde::ser::Error::custom(
+                "an InputRequiredResult needs inputRequests or a requestState",
+            ));
+        }
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("resultType", "input_required")?;
         if !self.requests.is_empty() {
@@ -206,15 +219,16 @@ fn malformed(message: &str) -> ElicitError {
 
 impl InputResponses {
     /// Reads `inputResponses` and `requestState` from the params of a request (`tools/call`,
-    /// `prompts/get`, `resources/read`). Both may be absent, as on a first call.
+    /// `prompts/get`, `resources/read`). Both may be absent, as on a first call; neither may be
+    /// `null`.
     pub fn from_params(params: &Value) -> Result<Self, ElicitError> {
         let responses = match params.get("inputResponses") {
-            None | Some(Value::Null) => Map::new(),
+            None => Map::new(),
             Some(Value::Object(map)) => map.clone(),
             Some(_) => return Err(malformed("`inputResponses` must be an object")),
         };
         let request_state = match params.get("requestState") {
-            None | Some(Value::Null) => None,
+            None => None,
             Some(Value::String(state)) => Some(state.clone()),
             Some(_) => return Err(malformed("`requestState` must be a string")),
         };

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use crate::error::ElicitError;
 use crate::jsonrpc::{self, RequestId};
 use crate::result::ElicitAction;
+use crate::schema::Lint;
 use crate::validate::envelope::{Envelope, Outcome};
 use crate::validate::{Sink, run};
 use crate::version::ProtocolVersion;
@@ -28,10 +29,12 @@ pub enum UrlRequestError {
         /// The version that lacks it.
         version: ProtocolVersion,
     },
-    /// The URL is not an absolute URI.
+    /// The URL is not an absolute `http` or `https` URL with a host.
     InvalidUrl(String),
     /// The elicitation id is empty.
     EmptyElicitationId,
+    /// A -32042 error lists no URL elicitation.
+    NoElicitations,
 }
 
 impl fmt::Display for UrlRequestError {
@@ -40,10 +43,14 @@ impl fmt::Display for UrlRequestError {
             UrlRequestError::Unsupported { feature, version } => {
                 write!(f, "{feature} is not part of MCP {version}")
             }
-            UrlRequestError::InvalidUrl(url) => {
-                write!(f, "{url:?} is not an absolute URI (RFC 3986)")
-            }
+            UrlRequestError::InvalidUrl(url) => write!(
+                f,
+                "{url:?} is not an absolute http or https URL with a host (RFC 3986)"
+            ),
             UrlRequestError::EmptyElicitationId => f.write_str("the elicitation id is empty"),
+            UrlRequestError::NoElicitations => {
+                f.write_str("a -32042 error must list at least one URL elicitation")
+            }
         }
     }
 }
@@ -91,8 +98,11 @@ pub struct UrlRequest<'a> {
 }
 
 impl<'a> UrlRequest<'a> {
-    /// A URL-mode request. Fails on 2025-06-18, which has no URL mode, for a URL that is not an
-    /// absolute URI, and for an empty id on 2025-11-25 (2026-07-28 does not send the id).
+    /// A URL-mode request. Fails on 2025-06-18, which has no URL mode; for a URL that is not an
+    /// absolute `http` or `https` URL with a host (a `javascript:` or `data:` URL would run in
+    /// the client); and for an empty id on 2025-11-25 (2026-07-28 does not send the id). An
+    /// `http` URL is allowed; [`lint`](Self::lint) notes it, as the specification says servers
+    /// SHOULD use HTTPS.
     pub fn new(
         version: ProtocolVersion,
         message: impl Into<Cow<'a, str>>,
@@ -101,7 +111,7 @@ impl<'a> UrlRequest<'a> {
     ) -> Result<Self, UrlRequestError> {
         only_on("URL mode elicitation", version, ProtocolVersion::has_modes)?;
         let url = url.into();
-        if !crate::validate::format::is_valid(crate::schema::Format::Uri, &url) {
+        if crate::validate::format::web_url(&url).is_none() {
             return Err(UrlRequestError::InvalidUrl(url.into_owned()));
         }
         let elicitation_id = elicitation_id.into();
@@ -142,6 +152,20 @@ impl<'a> UrlRequest<'a> {
         jsonrpc::to_value(self)
     }
 
+    /// What a careful client may object to: an `http` URL, where the specification says servers
+    /// SHOULD use HTTPS.
+    pub fn lint(&self) -> Vec<Lint> {
+        match crate::validate::format::web_url(&self.url) {
+            Some(false) => vec![Lint {
+                property: None,
+                message:
+                    "the URL is http, not https: the specification says servers SHOULD use HTTPS"
+                        .into(),
+            }],
+            _ => Vec::new(),
+        }
+    }
+
     /// The params written for another version that has URL mode.
     pub(crate) fn to_value_for(&self, version: ProtocolVersion) -> Value {
         let mut request = self.clone();
@@ -149,10 +173,14 @@ impl<'a> UrlRequest<'a> {
         request.to_value()
     }
 
-    /// The whole JSON-RPC `elicitation/create` request (2025-11-25; on 2026-07-28 a server
-    /// returns the request in `inputRequests` instead).
-    pub fn to_jsonrpc(&self, id: impl Into<RequestId>) -> Value {
-        jsonrpc::request(id.into(), "elicitation/create", self)
+    /// The whole JSON-RPC `elicitation/create` request. 2026-07-28 has no such request (a server
+    /// returns it in `inputRequests`; see [`InputRequests::url`](crate::InputRequests::url)),
+    /// so a request written for it is refused.
+    pub fn to_jsonrpc(&self, id: impl Into<RequestId>) -> Result<Value, UrlRequestError> {
+        only_on("an elicitation/create request", self.version, |v| {
+            !v.has_input_requests()
+        })?;
+        Ok(jsonrpc::request(id.into(), "elicitation/create", self))
     }
 }
 
@@ -294,6 +322,9 @@ impl<'a> UrlElicitationRequired<'a> {
             version,
             is_2025_11_25,
         )?;
+        if elicitations.is_empty() {
+            return Err(UrlRequestError::NoElicitations);
+        }
         if let Some(other) = elicitations.iter().find(|e| !is_2025_11_25(e.version)) {
             return Err(UrlRequestError::Unsupported {
                 feature: "a URL elicitation inside a -32042 error",

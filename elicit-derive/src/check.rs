@@ -253,19 +253,6 @@ fn check_variants(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// Words that mark a field as asking for a secret, compared with case and separators removed.
-const SENSITIVE: &[&str] = &[
-    "password",
-    "passwd",
-    "passphrase",
-    "secret",
-    "token",
-    "apikey",
-    "privatekey",
-    "cardnumber",
-    "cvv",
-];
-
 /// Since 2025-11-25, servers MUST NOT ask for passwords, API keys, tokens or payment credentials
 /// in form mode. A field whose name says it is one is refused unless marked `not_sensitive`.
 fn check_sensitive(cx: &Ctxt, cont: &Container) {
@@ -273,17 +260,9 @@ fn check_sensitive(cx: &Ctxt, cont: &Container) {
         if field.attrs.not_sensitive.is_some() {
             continue;
         }
-        let hit = field.names().find_map(|name| {
-            let flat: String = name
-                .chars()
-                .filter(char::is_ascii_alphanumeric)
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
-            SENSITIVE
-                .iter()
-                .find(|word| flat.contains(**word))
-                .map(|w| (name, *w))
-        });
+        let hit = field
+            .names()
+            .find_map(|name| crate::sensitive::secret_word(&name).map(|word| (name, word)));
         if let Some((name, word)) = hit {
             cx.error_spanned_by(
                 field.ident,

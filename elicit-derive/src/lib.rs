@@ -11,6 +11,7 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod model;
+mod sensitive;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

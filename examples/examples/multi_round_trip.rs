@@ -39,9 +39,13 @@ fn book_table(params: &Value) -> Value {
         Ok(InputResponse::Missing) => {
             let mut requests = InputRequests::new();
             requests.elicit::<Booking>("booking");
-            InputRequired::new(requests)
-                .with_request_state("book_table:v1")
-                .to_value()
+            let required = InputRequired::new(requests).with_request_state("book_table:v1");
+            match required.to_value() {
+                Ok(result) => result,
+                Err(e) => {
+                    json!({"isError": true, "content": [{"type": "text", "text": e.to_string()}]})
+                }
+            }
         }
         Ok(InputResponse::Answered(ElicitResult::Accept(b))) => json!({
             "content": [{"type": "text", "text": format!(

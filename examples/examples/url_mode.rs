@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         pay_url,
         "pay-1234",
     )?;
-    show("2025-11-25 request", &request.to_jsonrpc(1));
+    show("2025-11-25 request", &request.to_jsonrpc(1)?);
 
     // ...the client answers with consent only: no content travels through it.
     let answer = UrlElicitResult::from_json(r#"{"action":"accept"}"#)?;
@@ -62,7 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     requests.url("payment", &request);
     show(
         "2026-07-28 tool result",
-        &InputRequired::new(requests).to_value(),
+        &InputRequired::new(requests).to_value()?,
     );
 
     let retry = json!({"name": "book", "inputResponses": {"payment": {"action": "decline"}}});

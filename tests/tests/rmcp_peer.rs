@@ -562,7 +562,7 @@ fn request_and_result_conversions_both_ways() {
     let wire = serde_json::to_value(&theirs).unwrap();
     assert_eq!(
         wire["inputRequests"]["a"],
-        required.to_value()["inputRequests"]["a"]
+        required.to_value().unwrap()["inputRequests"]["a"]
     );
     assert_eq!(wire["requestState"], "s");
     // rmcp writes an empty `elicitationId` on 2026-07-28, where the protocol has none.

@@ -451,11 +451,19 @@ fn form_requests_for_every_version() {
         );
         assert!(errors.is_empty(), "{version}: {errors:?}");
     }
-    let framed = Simple::form_request_for(V2025_11_25).unwrap().to_jsonrpc(7);
+    let framed = Simple::form_request_for(V2025_11_25)
+        .unwrap()
+        .to_jsonrpc(7)
+        .unwrap();
     assert_eq!(framed["id"], 7);
     assert!(official_errors(V2025_11_25, "ElicitRequest", &framed).is_empty());
-    let framed = Simple::form_request().to_jsonrpc("req-1");
+    let framed = Simple::form_request_for(V2025_06_18)
+        .unwrap()
+        .to_jsonrpc("req-1")
+        .unwrap();
     assert_eq!(framed["id"], "req-1");
+    // 2026-07-28 has no elicitation/create request.
+    assert!(Simple::form_request().to_jsonrpc(1).is_err());
 }
 
 #[test]
@@ -483,7 +491,7 @@ fn url_mode_requests() {
         old.to_value(),
         json!({"mode": "url", "message": "Sign in", "url": "https://example.com/login", "elicitationId": "e1"})
     );
-    assert!(official_errors(V2025_11_25, "ElicitRequest", &old.to_jsonrpc(3)).is_empty());
+    assert!(official_errors(V2025_11_25, "ElicitRequest", &old.to_jsonrpc(3).unwrap()).is_empty());
     assert!(official_errors(V2025_11_25, "ElicitRequestURLParams", &old.to_value()).is_empty());
 
     let new = UrlRequest::new(V2026_07_28, "Sign in", "https://example.com/login", "e1").unwrap();
@@ -666,7 +674,7 @@ fn multi_round_trip_asks_then_reads_by_key() {
     assert_eq!(requests.len(), 2);
     let state = "opaque:✓:{\"step\":1}";
     let result = InputRequired::new(requests).with_request_state(state);
-    let value = result.to_value();
+    let value = result.to_value().unwrap();
     assert_eq!(value["resultType"], "input_required");
     assert_eq!(value["requestState"], state);
     for key in ["who", "pay"] {

@@ -256,7 +256,13 @@ impl TryFrom<&m::InputRequests> for InputRequests {
 impl TryFrom<&InputRequired> for m::InputRequiredResult {
     type Error = Unrepresentable;
 
+    /// Fails for a result with neither requests nor state, which the specification forbids.
     fn try_from(result: &InputRequired) -> Result<Self, Unrepresentable> {
+        if result.is_empty() {
+            return Err(Unrepresentable(
+                "an InputRequiredResult needs inputRequests or a requestState".into(),
+            ));
+        }
         let requests = m::InputRequests::try_from(result.requests())?;
         let requests = (!requests.is_empty()).then_some(requests);
         Ok(m::InputRequiredResult::new(

@@ -130,11 +130,9 @@ fn written_for(key: &str, entry: &Value, version: ProtocolVersion) -> Result<Par
         }
         _ => {
             let form = FormRequest::try_from(&params).map_err(|e| malformed(&e))?;
-            let schema = crate::version::downlevel(form.schema(), version)
-                .map_err(|e| Interrupt::Peer(super::peer::PeerElicitError::Schema(e)))?;
-            Ok(Params::Form(
-                FormRequest::owned(form.message().to_owned(), schema).with_version(version),
-            ))
+            form.with_version(version)
+                .map(Params::Form)
+                .map_err(|e| Interrupt::Peer(super::peer::PeerElicitError::Schema(e)))
         }
     }
 }

@@ -57,7 +57,7 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
             lower_property(name, schema, &defs, variants)?;
         }
     }
-    let mut schema = RequestedSchema::from_value(Value::Object(root))?;
+    let mut schema = RequestedSchema::parse(Value::Object(root), false)?;
     schema.deny_unknown = deny_unknown;
     for prop in &mut schema.properties {
         if let Kind::MultiSelect(rules) = &mut prop.kind {

@@ -10,6 +10,7 @@ pub(crate) mod index;
 mod keywords;
 mod lower;
 mod parse;
+mod sensitive;
 mod wire;
 
 pub use bound::Bound;
@@ -22,6 +23,9 @@ pub(crate) use parse::json_type as json_type_name;
 use std::sync::Arc;
 
 use serde_json::Number;
+
+use crate::error::SchemaError;
+use crate::version::ProtocolVersion;
 
 /// A string `format` that MCP elicitation allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -421,6 +425,26 @@ impl RequestedSchema {
     /// Sets whether unknown properties are refused on parse.
     pub fn set_deny_unknown(&mut self, deny: bool) {
         self.deny_unknown = deny;
+    }
+
+    /// This schema written for `version`: for 2025-06-18, titled choices become `enum` with
+    /// `enumNames`, and only booleans keep a `default`; newer versions take it as it is. Fails,
+    /// naming the field, for what the version cannot express (a multi-select on 2025-06-18).
+    pub fn for_version(&self, version: ProtocolVersion) -> Result<RequestedSchema, SchemaError> {
+        crate::version::downlevel(self, version)
+    }
+
+    /// Whether the schema needs no rewriting for `version`.
+    pub(crate) fn is_written_for(&self, version: ProtocolVersion) -> bool {
+        version >= ProtocolVersion::V2025_11_25
+            || (self.dialect.is_none()
+                && self.properties.iter().all(|p| match &p.kind {
+                    Kind::MultiSelect(_) => false,
+                    Kind::Select(r) => r.style != SelectStyle::Titled && r.default.is_none(),
+                    Kind::String(r) => r.default.is_none(),
+                    Kind::Number(r) => r.default.is_none(),
+                    Kind::Boolean(_) => true,
+                }))
     }
 
     /// The `$schema` dialect URI sent with the schema, if any.

@@ -73,6 +73,12 @@ impl RequestedSchema {
     /// value than the property's (`minimum` on a string), and a `default` that breaks its own
     /// property's rules (it stays in the schema, and is never filled in).
     pub fn from_value(value: Value) -> Result<RequestedSchema, SchemaError> {
+        RequestedSchema::parse(value, true)
+    }
+
+    /// [`from_value`](Self::from_value); `names` lints property names that ask for secrets
+    /// (off for a derived type, whose names the derive checked, with its `not_sensitive` escape).
+    pub(crate) fn parse(value: Value, names: bool) -> Result<RequestedSchema, SchemaError> {
         let Value::Object(root) = value else {
             return Err(SchemaError::root(format!(
                 "a requestedSchema must be a JSON object, got {}",
@@ -82,6 +88,15 @@ impl RequestedSchema {
         let mut lints = Lints(Vec::new());
         let mut schema = parse_root(&mut lints, &root)?;
         for (i, prop) in schema.properties.iter().enumerate() {
+            if let Some(word) = names
+                .then(|| super::sensitive::secret_word(&prop.name))
+                .flatten()
+            {
+                lints.push(
+                    Some(&prop.name),
+                    format!("the name looks like it asks for a secret ({word}): since 2025-11-25, form mode must not ask for passwords, API keys, tokens or payment credentials; use URL mode"),
+                );
+            }
             if let Some(broken) = schema.default_breaks(i) {
                 let default = prop.kind.default_value().unwrap_or_default();
                 lints.push(

@@ -304,6 +304,36 @@ fn is_uri(s: &[u8]) -> bool {
         }
 }
 
+/// For a URL-mode URL: `Some(https)` when `url` is an absolute `http` or `https` URI with a
+/// host, else `None`.
+pub(crate) fn web_url(url: &str) -> Option<bool> {
+    let s = url.as_bytes();
+    if !is_uri(s) {
+        return None;
+    }
+    let colon = s.iter().position(|&b| b == b':')?;
+    let https = match &s[..colon] {
+        scheme if scheme.eq_ignore_ascii_case(b"https") => true,
+        scheme if scheme.eq_ignore_ascii_case(b"http") => false,
+        _ => return None,
+    };
+    let authority = s[colon + 1..].strip_prefix(b"//")?;
+    let (authority, _) = split_at_any(authority, b"/?#");
+    let host_port = match authority.iter().rposition(|&b| b == b'@') {
+        Some(at) => &authority[at + 1..],
+        None => authority,
+    };
+    let host_end = if host_port.first() == Some(&b'[') {
+        host_port.iter().position(|&b| b == b']')? + 1
+    } else {
+        host_port
+            .iter()
+            .position(|&b| b == b':')
+            .unwrap_or(host_port.len())
+    };
+    (host_end > 0).then_some(https)
+}
+
 /// `[ userinfo "@" ] host [ ":" port ]`.
 fn is_authority(authority: &[u8]) -> bool {
     let (userinfo, host_port) = match authority.iter().rposition(|&b| b == b'@') {

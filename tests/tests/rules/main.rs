@@ -4,3 +4,4 @@
 mod formats;
 mod keywords;
 mod numbers;
+mod wire;
