@@ -1,6 +1,7 @@
 //! Errors: why a reply was refused ([`ElicitError`]) and why a schema was refused ([`SchemaError`]).
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::schema::{Bound, Format};
 
@@ -66,8 +67,11 @@ pub enum Rule {
     /// A string that is not a valid value of the `format`.
     Format(Format),
     /// A string with no match for the schema's `pattern` (outside the MCP subset; enforced when
-    /// a runtime schema carries it).
-    Pattern(String),
+    /// a runtime schema carries it). The pattern is shared with the schema.
+    Pattern(Arc<str>),
+    /// A string the reply's pattern work had no room left to check
+    /// ([`Limits::max_pattern_work`](crate::Limits::max_pattern_work)): refused unchecked.
+    PatternBudget,
     /// A number not above `exclusiveMinimum`.
     ExclusiveMinimum(Bound),
     /// A number not below `exclusiveMaximum`.
@@ -88,6 +92,9 @@ pub enum Rule {
     Deserialize(String),
     /// A server-side rule failed; the text is its message.
     Custom(String),
+    /// More violations than an error keeps ([`Limits::max_violations`](crate::Limits::max_violations)):
+    /// how many more there were.
+    More(usize),
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
@@ -120,7 +127,10 @@ impl fmt::Display for Rule {
             Rule::Minimum(n) => write!(f, "must be at least {n} (minimum)"),
             Rule::Maximum(n) => write!(f, "must be at most {n} (maximum)"),
             Rule::Format(format) => write!(f, "must be a valid {} (format)", format.describe()),
-            Rule::Pattern(p) => write!(f, "must match the pattern {p:?}"),
+            Rule::Pattern(p) => write!(f, "must match the pattern {:?}", Shortened(p)),
+            Rule::PatternBudget => f.write_str(
+                "could not be checked against its pattern: the reply's pattern work is spent",
+            ),
             Rule::ExclusiveMinimum(n) => {
                 write!(f, "must be greater than {n} (exclusiveMinimum)")
             }
@@ -143,6 +153,23 @@ impl fmt::Display for Rule {
             Rule::ReplyTooLarge(n) => write!(f, "is larger than the limit of {n} bytes"),
             Rule::Deserialize(msg) => write!(f, "was refused by the Rust type: {msg}"),
             Rule::Custom(msg) => f.write_str(msg),
+            Rule::More(n) => write!(
+                f,
+                "and {n} more {}",
+                if *n == 1 { "violation" } else { "violations" }
+            ),
+        }
+    }
+}
+
+/// Text cut, as received values are, to `RECEIVED_MAX_CHARS` characters.
+struct Shortened<'a>(&'a str);
+
+impl fmt::Debug for Shortened<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(RECEIVED_MAX_CHARS) {
+            Some((cut, _)) => write!(f, "{:?}…", &self.0[..cut]),
+            None => write!(f, "{:?}", self.0),
         }
     }
 }

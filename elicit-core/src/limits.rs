@@ -1,34 +1,65 @@
-//! Caps on what a reply may cost to read.
+//! Caps on what a reply, or a schema that arrives as JSON, may cost to read.
 
-/// Limits applied while reading a reply.
+/// Limits applied while reading a reply or a schema.
 ///
-/// A reply over `max_reply_bytes` is refused before it is parsed; a string property over
-/// `max_string_bytes` is refused with [`Rule::TooLong`](crate::Rule::TooLong). Nesting depth is
-/// capped by `serde_json` (128 levels) whatever the limits.
+/// Every cost of reading is linear in the input; these caps bound the input, so that a hostile
+/// peer can make a read neither long nor large. The defaults sit far above any form a person
+/// fills in.
+///
+/// - **Replies**: a reply over `max_reply_bytes` is refused before it is parsed; a string
+///   property over `max_string_bytes` is refused with [`Rule::TooLong`](crate::Rule::TooLong);
+///   checking strings against `pattern`s costs at most `max_pattern_work` per reply (a string
+///   past it is refused with [`Rule::PatternBudget`](crate::Rule::PatternBudget)); an error
+///   keeps the first `max_violations` violations and counts the rest. Nesting depth is capped
+///   by `serde_json` (128 levels) whatever the limits.
+/// - **Schemas** ([`RequestedSchema::from_json_with`](crate::RequestedSchema::from_json_with)):
+///   at most `max_schema_bytes` of text, `max_properties` properties, `max_choices` choices per
+///   select, and `pattern`s of at most `max_pattern_bytes`.
 ///
 /// ```
 /// use elicit_core::Limits;
 ///
 /// let limits = Limits::default().with_max_string_bytes(1024);
 /// assert_eq!(limits.max_reply_bytes(), 1 << 20);
+/// assert_eq!(limits.max_properties(), 1000);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limits {
     max_reply_bytes: usize,
     max_string_bytes: usize,
+    max_violations: usize,
+    max_pattern_work: u64,
+    max_schema_bytes: usize,
+    max_properties: usize,
+    max_choices: usize,
+    max_pattern_bytes: usize,
 }
 
 impl Limits {
-    /// 1 MiB per reply, 64 KiB per string: far above any form a person fills in.
+    /// 1 MiB per reply, 64 KiB per string, 100 violations, 2^28 units of pattern work (at most
+    /// about a tenth of a second of searching); 1 MiB of schema, 1,000 properties, 10,000
+    /// choices per select and patterns of 1,000 bytes.
     pub const DEFAULT: Limits = Limits {
         max_reply_bytes: 1 << 20,
         max_string_bytes: 64 << 10,
+        max_violations: 100,
+        max_pattern_work: 1 << 28,
+        max_schema_bytes: 1 << 20,
+        max_properties: 1_000,
+        max_choices: 10_000,
+        max_pattern_bytes: 1_000,
     };
 
     /// No caps.
     pub const UNLIMITED: Limits = Limits {
         max_reply_bytes: usize::MAX,
         max_string_bytes: usize::MAX,
+        max_violations: usize::MAX,
+        max_pattern_work: u64::MAX,
+        max_schema_bytes: usize::MAX,
+        max_properties: usize::MAX,
+        max_choices: usize::MAX,
+        max_pattern_bytes: usize::MAX,
     };
 
     /// Sets the largest reply, in bytes.
@@ -43,6 +74,43 @@ impl Limits {
         self
     }
 
+    /// Sets how many violations an error keeps (the rest are counted); at least one.
+    pub fn with_max_violations(mut self, violations: usize) -> Self {
+        self.max_violations = violations.max(1);
+        self
+    }
+
+    /// Sets the pattern work of one reply: for each string checked against a `pattern`, its
+    /// length plus one, times the size of the compiled pattern in bytes.
+    pub fn with_max_pattern_work(mut self, work: u64) -> Self {
+        self.max_pattern_work = work;
+        self
+    }
+
+    /// Sets the largest schema text, in bytes.
+    pub fn with_max_schema_bytes(mut self, bytes: usize) -> Self {
+        self.max_schema_bytes = bytes;
+        self
+    }
+
+    /// Sets how many properties a schema may have.
+    pub fn with_max_properties(mut self, properties: usize) -> Self {
+        self.max_properties = properties;
+        self
+    }
+
+    /// Sets how many choices one select may have.
+    pub fn with_max_choices(mut self, choices: usize) -> Self {
+        self.max_choices = choices;
+        self
+    }
+
+    /// Sets the longest `pattern`, in bytes.
+    pub fn with_max_pattern_bytes(mut self, bytes: usize) -> Self {
+        self.max_pattern_bytes = bytes;
+        self
+    }
+
     /// The largest reply, in bytes.
     pub fn max_reply_bytes(&self) -> usize {
         self.max_reply_bytes
@@ -51,6 +119,36 @@ impl Limits {
     /// The longest string property value, in bytes.
     pub fn max_string_bytes(&self) -> usize {
         self.max_string_bytes
+    }
+
+    /// How many violations an error keeps.
+    pub fn max_violations(&self) -> usize {
+        self.max_violations
+    }
+
+    /// The pattern work of one reply.
+    pub fn max_pattern_work(&self) -> u64 {
+        self.max_pattern_work
+    }
+
+    /// The largest schema text, in bytes.
+    pub fn max_schema_bytes(&self) -> usize {
+        self.max_schema_bytes
+    }
+
+    /// How many properties a schema may have.
+    pub fn max_properties(&self) -> usize {
+        self.max_properties
+    }
+
+    /// How many choices one select may have.
+    pub fn max_choices(&self) -> usize {
+        self.max_choices
+    }
+
+    /// The longest `pattern`, in bytes.
+    pub fn max_pattern_bytes(&self) -> usize {
+        self.max_pattern_bytes
     }
 }
 

@@ -270,11 +270,14 @@ fn a_schema_with_more_properties_than_the_index_holds_still_finds_them() {
     for i in 0..70_000 {
         properties.insert(format!("p{i}"), json!({"type": "integer"}));
     }
-    let schema = RequestedSchema::from_value(json!({
-        "type": "object",
-        "properties": properties,
-        "required": ["p69999", "p0"],
-    }))
+    let schema = RequestedSchema::from_value_with(
+        json!({
+            "type": "object",
+            "properties": properties,
+            "required": ["p69999", "p0"],
+        }),
+        &Limits::UNLIMITED,
+    )
     .unwrap();
     let reply = json!({"action": "accept", "content": {"p0": 1, "p69999": 2}});
     let content = schema.parse_result(&reply).unwrap().accepted().unwrap();
@@ -299,4 +302,96 @@ fn a_schema_with_more_properties_than_the_index_holds_still_finds_them() {
             (Some("p69999"), Rule::Required)
         ]
     );
+}
+
+/// Schemas that arrive as JSON are held to limits of their own, far above any real form.
+#[test]
+fn schemas_are_held_to_their_limits() {
+    let limits = Limits::default();
+    let with_properties = |n: usize| {
+        let properties: serde_json::Map<_, _> = (0..n)
+            .map(|i| (format!("p{i}"), json!({"type": "boolean"})))
+            .collect();
+        json!({"type": "object", "properties": properties})
+    };
+    assert!(RequestedSchema::from_value(with_properties(limits.max_properties())).is_ok());
+    let e = RequestedSchema::from_value(with_properties(limits.max_properties() + 1)).unwrap_err();
+    assert!(e.to_string().contains("over the limit of 1000"), "{e}");
+
+    let with_choices = |n: usize| {
+        let choices: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+        json!({"type": "object", "properties": {"pick": {"type": "string", "enum": choices}}})
+    };
+    assert!(RequestedSchema::from_value(with_choices(limits.max_choices())).is_ok());
+    let e = RequestedSchema::from_value(with_choices(limits.max_choices() + 1)).unwrap_err();
+    assert_eq!(e.property_name(), Some("pick"));
+
+    let with_pattern = |n: usize| json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "a".repeat(n)}}});
+    assert!(RequestedSchema::from_value(with_pattern(limits.max_pattern_bytes())).is_ok());
+    assert!(RequestedSchema::from_value(with_pattern(limits.max_pattern_bytes() + 1)).is_err());
+    // A short pattern that compiles large (counted repetition) is refused too.
+    let blowup = json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "a{1000}{1000}"}}});
+    assert!(RequestedSchema::from_value(blowup).is_err());
+
+    let text = with_properties(10).to_string();
+    let tight = Limits::default().with_max_schema_bytes(text.len() - 1);
+    assert!(RequestedSchema::from_json_with(&text, &tight).is_err());
+    assert!(RequestedSchema::from_json(&text).is_ok());
+    // Each limit can be lifted.
+    let lifted = Limits::default().with_max_properties(2000);
+    assert!(RequestedSchema::from_value_with(with_properties(1500), &lifted).is_ok());
+}
+
+/// An error keeps the first 100 violations and counts the rest.
+#[test]
+fn errors_are_capped() {
+    let schema = RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": {"tags": {"type": "array", "items": {"type": "string", "enum": ["a"]}}}
+    }))
+    .unwrap();
+    let items: Vec<&str> = vec!["zz"; 5000];
+    let reply = json!({"action": "accept", "content": {"tags": items}});
+    let e = schema.parse_result(&reply).unwrap_err();
+    assert_eq!(e.violations().len(), 101);
+    assert_eq!(e.violations()[100].rule(), &Rule::More(4900));
+    assert!(e.to_string().ends_with("and 4900 more violations"), "{}", e);
+    let e = schema.parse_result_json(&reply.to_string()).unwrap_err();
+    assert_eq!(e.violations().len(), 101);
+    let all = schema
+        .parse_result_json_with(&reply.to_string(), &Limits::UNLIMITED)
+        .unwrap_err();
+    assert_eq!(all.violations().len(), 5000);
+}
+
+/// Checking strings against a pattern costs the length of each string times the size of the
+/// compiled pattern; a reply gets a budget of that work, and a string past it is refused
+/// unchecked, never accepted unchecked.
+#[test]
+fn pattern_work_per_reply_is_bounded() {
+    let schema = RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "pattern": "^[a-z]{1,900}$"},
+            "b": {"type": "string", "pattern": "^[a-z]{1,900}$"},
+        }
+    }))
+    .unwrap();
+    let long = "x".repeat(60_000);
+    let reply = json!({"action": "accept", "content": {"a": long, "b": long}});
+    let tight = Limits::default().with_max_pattern_work(1 << 24);
+    let e = schema
+        .parse_result_json_with(&reply.to_string(), &tight)
+        .unwrap_err();
+    assert!(
+        e.violations()
+            .iter()
+            .any(|v| v.rule() == &Rule::PatternBudget),
+        "{e}"
+    );
+    // Within the budget, the pattern decides.
+    let short = json!({"action": "accept", "content": {"a": "abc", "b": "ABC"}});
+    let e = schema.parse_result(&short).unwrap_err();
+    assert_eq!(e.violations().len(), 1);
+    assert!(matches!(e.violations()[0].rule(), Rule::Pattern(_)));
 }

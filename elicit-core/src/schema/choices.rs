@@ -1,22 +1,26 @@
 //! Reading the choices of single- and multi-selects.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::keywords::{Applies, Lints};
+use super::keywords::{Applies, Reader};
 use super::parse::{check_order, opt_string, opt_u64};
 use super::{Choice, MultiSelectRules, SelectRules, SelectStyle};
 use crate::error::SchemaError;
 
 pub(super) fn parse_select(
-    cx: &mut Lints,
-    name: &str,
+    cx: &mut Reader,
+    name: &Arc<str>,
     obj: &Map<String, Value>,
 ) -> Result<SelectRules, SchemaError> {
     let (choices, style) = match (obj.get("enum"), obj.get("oneOf")) {
         (Some(_), Some(_)) => {
-            return Err(SchemaError::property(name, "has both `enum` and `oneOf`"));
+            return Err(SchemaError::property(
+                &**name,
+                "has both `enum` and `oneOf`",
+            ));
         }
         (Some(values), None) => {
             let mut choices = enum_values(name, values)?;
@@ -26,7 +30,7 @@ pub(super) fn parse_select(
                     for (choice, title) in choices.iter_mut().zip(names) {
                         let Value::String(title) = title else {
                             return Err(SchemaError::property(
-                                name,
+                                &**name,
                                 "`enumNames` must be an array of strings",
                             ));
                         };
@@ -36,7 +40,7 @@ pub(super) fn parse_select(
                 }
                 Some(_) => {
                     return Err(SchemaError::property(
-                        name,
+                        &**name,
                         "`enumNames` must be an array of strings as long as `enum`",
                     ));
                 }
@@ -48,11 +52,12 @@ pub(super) fn parse_select(
         ),
         (None, None) => {
             return Err(SchemaError::property(
-                name,
+                &**name,
                 "a single-select needs `enum` or `oneOf`",
             ));
         }
     };
+    within(cx, name, &choices)?;
     let default = opt_string(obj, "default", name)?;
     Ok(SelectRules {
         choices,
@@ -62,11 +67,11 @@ pub(super) fn parse_select(
 }
 
 pub(super) fn parse_multi(
-    cx: &mut Lints,
-    name: &str,
+    cx: &mut Reader,
+    name: &Arc<str>,
     obj: &Map<String, Value>,
 ) -> Result<MultiSelectRules, SchemaError> {
-    let err = |msg: &str| SchemaError::property(name, msg);
+    let err = |msg: &str| SchemaError::property(&**name, msg);
     let Some(Value::Object(items)) = obj.get("items") else {
         return Err(err(
             "an array must have `items` holding an enum: only multi-selects are allowed",
@@ -98,6 +103,7 @@ pub(super) fn parse_multi(
             ));
         }
     };
+    within(cx, name, &choices)?;
     let min_items = opt_u64(obj, "minItems", name)?;
     let max_items = opt_u64(obj, "maxItems", name)?;
     check_order(name, min_items, max_items, "minItems", "maxItems")?;
@@ -151,6 +157,18 @@ fn enum_values(name: &str, values: &Value) -> Result<Vec<Choice>, SchemaError> {
     unique(name, choices)
 }
 
+/// Refuses more choices than the limits allow.
+fn within(cx: &Reader, name: &str, choices: &[Choice]) -> Result<(), SchemaError> {
+    let max = cx.limits.max_choices();
+    if choices.len() > max {
+        return Err(SchemaError::property(
+            name,
+            format!("has {} choices, over the limit of {max}", choices.len()),
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses a choice listed twice: a client would show it twice, and its title is ambiguous.
 fn unique(name: &str, choices: Vec<Choice>) -> Result<Vec<Choice>, SchemaError> {
     let mut seen = HashSet::with_capacity(choices.len());
@@ -166,14 +184,14 @@ fn unique(name: &str, choices: Vec<Choice>) -> Result<Vec<Choice>, SchemaError> 
 }
 
 fn titled_choices(
-    cx: &mut Lints,
-    name: &str,
+    cx: &mut Reader,
+    name: &Arc<str>,
     branches: &Value,
     key: &str,
 ) -> Result<Vec<Choice>, SchemaError> {
     let err = || {
         SchemaError::property(
-            name,
+            &**name,
             format!(
                 "`{key}` must be a non-empty array of {{\"const\": string, \"title\": string}}"
             ),

@@ -1,8 +1,9 @@
 //! Finding a property by its wire name in a few instructions, whatever order keys arrive in.
 //!
 //! Two parts, built once per schema:
-//! - [`KeyIndex`], a small open-addressing table of property indices, keyed by a multiplicative
-//!   hash of the name's length and bytes;
+//! - [`KeyIndex`], an open-addressing table of property indices (and, for long choice lists, of
+//!   choice indices), keyed by a hash of every byte of the name, seeded once per process, so no
+//!   set of names can be chosen in advance to pile into one slot;
 //! - [`Successors`], which remembers, for each property, the one that followed it in the last
 //!   reply. A client sends its keys in the same order every time, so after the first reply the
 //!   guess is right and a lookup is one comparison.
@@ -70,53 +71,65 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// Maps a property name to its index.
+/// Maps a name to its index in a list.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct KeyIndex {
-    /// Property index + 1 per slot; 0 is empty. Length is a power of two.
-    slots: Box<[u16]>,
+    /// Index + 1 per slot; 0 is empty. Length is a power of two, at least twice the names.
+    slots: Box<[u32]>,
+    /// How far the slot index is shifted down from the hash: the table takes the hash's top
+    /// bits, which every byte of the key reaches.
+    shift: u32,
 }
 
-fn hash(key: &[u8]) -> u64 {
+/// The per-process seed of [`hash`].
+fn seed() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| RandomState::new().hash_one(0x656c_6963_6974u64))
+}
+
+/// Folds a 128-bit product: each bit of either side reaches every bit of the result.
+#[inline]
+fn mix(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    (product as u64) ^ ((product >> 64) as u64)
+}
+
+/// A hash of every byte of `key`, eight at a time, seeded per process.
+#[inline]
+pub(crate) fn hash(key: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = (key.len() as u64).wrapping_mul(K);
+    let mut h = seed() ^ (key.len() as u64).wrapping_mul(K);
     let mut chunks = key.chunks_exact(8);
     for chunk in &mut chunks {
         let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        h = (h.rotate_left(5) ^ word).wrapping_mul(K);
+        h = mix(h ^ word, K);
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
         let mut word = [0u8; 8];
         word[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        h = mix(h ^ u64::from_le_bytes(word), K);
     }
-    h
+    mix(h, K ^ 0x2545_F491_4F6C_DD1D)
 }
 
 impl KeyIndex {
     pub(crate) fn new<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Self {
         let len = names.len();
-        // Past u16 properties the table stays empty and lookups scan instead.
-        if len >= usize::from(u16::MAX) {
-            return KeyIndex::default();
-        }
         let size = (len * 2).next_power_of_two().max(4);
-        let mut slots = vec![0u16; size].into_boxed_slice();
+        let mut slots = vec![0u32; size].into_boxed_slice();
+        let shift = 64 - size.trailing_zeros();
         let mask = size - 1;
         for (i, name) in names.enumerate() {
-            let mut slot = hash(name.as_bytes()) as usize & mask;
+            let mut slot = (hash(name.as_bytes()) >> shift) as usize;
             while slots[slot] != 0 {
                 slot = (slot + 1) & mask;
             }
-            slots[slot] = (i + 1) as u16;
+            // More than u32::MAX - 1 names cannot be held in memory anyway.
+            slots[slot] = u32::try_from(i + 1).unwrap_or(u32::MAX);
         }
-        KeyIndex { slots }
-    }
-
-    /// Whether the table holds nothing (no properties, or more than it can index).
-    pub(crate) fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        KeyIndex { slots, shift }
     }
 
     /// The index of `key`, checked with `name_of`; `None` when absent.
@@ -126,12 +139,12 @@ impl KeyIndex {
             return None;
         }
         let mask = self.slots.len() - 1;
-        let mut slot = hash(key.as_bytes()) as usize & mask;
+        let mut slot = (hash(key.as_bytes()) >> self.shift) as usize;
         loop {
             match self.slots[slot] {
                 0 => return None,
                 entry => {
-                    let i = usize::from(entry - 1);
+                    let i = (entry - 1) as usize;
                     if name_of(i) == key {
                         return Some(i);
                     }
@@ -144,7 +157,50 @@ impl KeyIndex {
 
 #[cfg(test)]
 mod tests {
-    use super::same_bytes;
+    use super::{KeyIndex, hash, same_bytes};
+
+    /// Names that differ only in their middle bytes, or share a long prefix, spread over the
+    /// table: no probe goes far. (The old hash took its slot from bits only the length and the
+    /// last chunk reached, so `p0000000…` names formed one cluster.)
+    #[test]
+    fn names_alike_spread_over_the_table() {
+        for names in [
+            (0..4096).map(|i| format!("p{i:07}x")).collect::<Vec<_>>(),
+            (0..4096)
+                .map(|i| format!("{}{i}", "a".repeat(40)))
+                .collect(),
+            (0..4096)
+                .map(|i| format!("{i:04}{}", "z".repeat(20)))
+                .collect(),
+        ] {
+            let index = KeyIndex::new(names.iter().map(String::as_str));
+            let size = index.slots.len();
+            let mask = size - 1;
+            let longest = names
+                .iter()
+                .map(|name| {
+                    let home = (hash(name.as_bytes()) >> index.shift) as usize;
+                    let mut slot = home;
+                    let mut probes = 1;
+                    while names[(index.slots[slot] - 1) as usize] != *name {
+                        slot = (slot + 1) & mask;
+                        probes += 1;
+                    }
+                    probes
+                })
+                .max()
+                .unwrap_or(0);
+            assert!(
+                longest < 40,
+                "a probe of {longest} slots for {:?}",
+                &names[..2]
+            );
+            for (i, name) in names.iter().enumerate() {
+                assert_eq!(index.find(name, |j| names[j].as_str()), Some(i));
+            }
+            assert_eq!(index.find("absent", |j| names[j].as_str()), None);
+        }
+    }
 
     /// Every length up to 24, against an equal string and against one byte changed at every
     /// position, and against a string one byte longer.

@@ -7,10 +7,13 @@
 //! property's has no effect, and is linted. Annotations and unknown keywords change nothing
 //! and are linted.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::Lint;
 use crate::error::SchemaError;
+use crate::limits::Limits;
 
 /// The JSON type a keyword constrains.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -117,13 +120,27 @@ const ENFORCED_EXTRAS: &[&str] = &[
     "uniqueItems",
 ];
 
-/// Collects what `lint` reports while a schema is read.
-pub(super) struct Lints(pub(super) Vec<Lint>);
+/// What reading one schema needs: the limits it is read under, and what `lint` will report.
+pub(super) struct Reader {
+    pub(super) lints: Vec<Lint>,
+    pub(super) limits: Limits,
+    /// Each property's name as read, in order, shared by its lints.
+    pub(super) names: Vec<Arc<str>>,
+}
 
-impl Lints {
-    pub(super) fn push(&mut self, property: Option<&str>, message: impl Into<String>) {
-        self.0.push(Lint {
-            property: property.map(str::to_owned),
+impl Reader {
+    pub(super) fn new(limits: Limits) -> Self {
+        Reader {
+            lints: Vec::new(),
+            limits,
+            names: Vec::new(),
+        }
+    }
+
+    /// Notes something about `property` (`None`: the root). A property's lints share its name.
+    pub(super) fn push(&mut self, property: Option<&Arc<str>>, message: impl Into<String>) {
+        self.lints.push(Lint {
+            property: property.cloned(),
             message: message.into(),
         });
     }
@@ -134,7 +151,7 @@ impl Lints {
     /// messages (`items.` for a multi-select's items).
     pub(super) fn keywords(
         &mut self,
-        name: Option<&str>,
+        name: Option<&Arc<str>>,
         at: &str,
         obj: &Map<String, Value>,
         applies: Applies,
@@ -155,7 +172,7 @@ impl Lints {
                         applies.noun()
                     );
                     return Err(match name {
-                        Some(name) => SchemaError::property(name, message),
+                        Some(name) => SchemaError::property(&**name, message),
                         None => SchemaError::root(message),
                     });
                 }

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::{Kind, RequestedSchema};
 use crate::error::SchemaError;
+use crate::limits::Limits;
 
 /// The largest integer every JSON peer reads exactly (2^53 - 1). 64- and 128-bit integer fields
 /// are bounded by it, since JavaScript clients would round anything larger.
@@ -57,7 +58,7 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
             lower_property(name, schema, &defs, variants)?;
         }
     }
-    let mut schema = RequestedSchema::parse(Value::Object(root), false)?;
+    let mut schema = RequestedSchema::parse(Value::Object(root), &Limits::UNLIMITED, false)?;
     schema.deny_unknown = deny_unknown;
     for prop in &mut schema.properties {
         if let Kind::MultiSelect(rules) = &mut prop.kind {
@@ -72,16 +73,15 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
             lint.message
         );
         return Err(match &lint.property {
-            Some(p) => SchemaError::property(p.as_str(), message),
+            Some(p) => SchemaError::property(&**p, message),
             None => SchemaError::root(message),
         });
     }
-    schema.properties.sort_by_key(|p| {
-        order
-            .iter()
-            .position(|f| f.name == p.name)
-            .unwrap_or(usize::MAX)
-    });
+    let place: std::collections::HashMap<&str, usize> =
+        order.iter().enumerate().map(|(i, f)| (f.name, i)).collect();
+    schema
+        .properties
+        .sort_by_key(|p| place.get(p.name.as_str()).copied().unwrap_or(usize::MAX));
     schema.reindex();
     Ok(schema)
 }

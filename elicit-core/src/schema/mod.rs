@@ -82,6 +82,9 @@ pub struct Choice {
     pub title: Option<String>,
 }
 
+/// Up to this many choices, a value is found by scanning them; past it, through an index.
+const SCAN_CHOICES: usize = 8;
+
 /// How a single-select writes its choices on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SelectStyle {
@@ -113,27 +116,73 @@ pub struct StringRules {
 ///
 /// The syntax is that of the `regex-lite` crate, which covers what form patterns use (classes,
 /// anchors, repetition, alternation, groups); lookaround and backreferences are refused when the
-/// schema is parsed.
+/// schema is parsed. A search costs time in proportion to the text's length times the compiled
+/// pattern's size, so the size is kept ([`size`](Pattern::size)) and a reply's searches are
+/// bounded by [`Limits::max_pattern_work`](crate::Limits::max_pattern_work).
 #[derive(Debug, Clone)]
 pub struct Pattern {
-    source: String,
+    source: Arc<str>,
     regex: regex_lite::Regex,
+    size: usize,
 }
 
+/// The largest compiled pattern, in bytes: regex-lite's own default cap.
+const MAX_COMPILED: usize = 10 << 20;
+
 impl Pattern {
-    /// Compiles `source`.
+    /// Compiles `source`, under the default [`Limits`](crate::Limits).
     pub fn new(source: &str) -> Result<Pattern, String> {
-        regex_lite::Regex::new(source)
-            .map(|regex| Pattern {
-                source: source.to_owned(),
-                regex,
-            })
-            .map_err(|e| e.to_string())
+        Pattern::with_limits(source, &crate::Limits::DEFAULT)
+    }
+
+    /// Compiles `source`: at most [`max_pattern_bytes`](crate::Limits::max_pattern_bytes) of
+    /// it, and at most 256 times that once compiled (counted repetition can make a short
+    /// pattern compile large: `a{1000}{1000}`).
+    pub fn with_limits(source: &str, limits: &crate::Limits) -> Result<Pattern, String> {
+        if source.len() > limits.max_pattern_bytes() {
+            return Err(format!(
+                "it is {} bytes long, over the limit of {}",
+                source.len(),
+                limits.max_pattern_bytes()
+            ));
+        }
+        let cap = limits
+            .max_pattern_bytes()
+            .saturating_mul(256)
+            .clamp(1 << 12, MAX_COMPILED);
+        let compile = |limit: usize| {
+            regex_lite::RegexBuilder::new(source)
+                .size_limit(limit)
+                .build()
+        };
+        let regex = compile(cap).map_err(|e| e.to_string())?;
+        // The compiled size, to within a factor of two: the smallest doubling that compiles.
+        // Each try stops once it passes its limit, so the search costs about two compiles.
+        let mut size = (source.len() * 4).max(256);
+        while size < cap && compile(size).is_err() {
+            size *= 2;
+        }
+        Ok(Pattern {
+            source: source.into(),
+            regex,
+            size: size.min(cap),
+        })
     }
 
     /// The expression as written in the schema.
     pub fn as_str(&self) -> &str {
         &self.source
+    }
+
+    /// The expression, shared (each violation names it without copying it).
+    pub(crate) fn shared(&self) -> Arc<str> {
+        Arc::clone(&self.source)
+    }
+
+    /// About how many bytes the compiled pattern takes: a search costs about this much per
+    /// byte of text.
+    pub fn size(&self) -> usize {
+        self.size
     }
 
     /// Whether `text` contains a match.
@@ -220,6 +269,15 @@ impl Kind {
         }
     }
 
+    /// The choices of a single- or multi-select.
+    pub fn choices(&self) -> Option<&[Choice]> {
+        match self {
+            Kind::Select(r) => Some(&r.choices),
+            Kind::MultiSelect(r) => Some(&r.choices),
+            _ => None,
+        }
+    }
+
     /// Whether the kind carries a `default`.
     pub fn has_default(&self) -> bool {
         match self {
@@ -279,6 +337,8 @@ pub struct RequestedSchema {
     required_mask: Option<u64>,
     /// Per property: whether its `default` (if any) passes its own rules, so it may be filled in.
     default_ok: Vec<bool>,
+    /// Per property: an index of its choices, when it has more than a few (else empty).
+    choice_index: Vec<index::KeyIndex>,
     /// The property names, shared with every [`Content`](crate::Content) read against it.
     names: Arc<[String]>,
 }
@@ -296,8 +356,8 @@ impl PartialEq for RequestedSchema {
 /// [`RequestedSchema::lint`]. The schema still works here; a strict client may refuse it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lint {
-    /// The property, or `None` for the root.
-    pub property: Option<String>,
+    /// The property, or `None` for the root. The lints of one property share its name.
+    pub property: Option<Arc<str>>,
     /// What is outside the subset, in plain words.
     pub message: String,
 }
@@ -332,6 +392,7 @@ impl RequestedSchema {
             successors: index::Successors::default(),
             required_mask: None,
             default_ok: Vec::new(),
+            choice_index: Vec::new(),
             names: Arc::new([]),
         };
         schema.reindex();
@@ -350,10 +411,46 @@ impl RequestedSchema {
                 .filter(|(_, p)| p.required)
                 .fold(0, |mask, (i, _)| mask | 1 << i)
         });
+        self.choice_index = self
+            .properties
+            .iter()
+            .map(|p| match p.kind.choices() {
+                Some(choices) if choices.len() > SCAN_CHOICES => {
+                    index::KeyIndex::new(choices.iter().map(|c| c.value.as_str()))
+                }
+                _ => index::KeyIndex::default(),
+            })
+            .collect();
         let default_ok = (0..self.properties.len())
             .map(|i| self.default_breaks(i).is_none())
             .collect();
         self.default_ok = default_ok;
+    }
+
+    /// Which of `prop`'s choices `value` is: a scan of a short list, a lookup in a long one.
+    /// `prop` must be one of this schema's properties.
+    #[inline]
+    pub(crate) fn choice_position(&self, prop: &Property, value: &str) -> Option<usize> {
+        let choices = prop.kind.choices()?;
+        if choices.len() <= SCAN_CHOICES {
+            return choices
+                .iter()
+                .position(|c| index::same_bytes(c.value.as_bytes(), value.as_bytes()));
+        }
+        let index = self.choice_index.get(self.index_of(prop)?)?;
+        index.find(value, |i| choices[i].value.as_str())
+    }
+
+    /// The position of `prop` among the properties, from where it sits in memory: the
+    /// checks hold a reference to a property, not its position.
+    fn index_of(&self, prop: &Property) -> Option<usize> {
+        let base = self.properties.as_ptr() as usize;
+        let offset = (prop as *const Property as usize).checked_sub(base)?;
+        let i = offset / std::mem::size_of::<Property>();
+        self.properties
+            .get(i)
+            .filter(|p| std::ptr::eq(*p, prop))
+            .map(|_| i)
     }
 
     /// What property `i`'s `default` breaks of its own rules, if it has one that breaks any.
@@ -459,10 +556,6 @@ impl RequestedSchema {
 
     /// The index of the property named `key`, anywhere in the form.
     pub(crate) fn position(&self, key: &str) -> Option<usize> {
-        if self.index.is_empty() && !self.properties.is_empty() {
-            // More properties than the index holds: scan.
-            return self.properties.iter().position(|p| p.name == key);
-        }
         self.index.find(key, |i| self.properties[i].name.as_str())
     }
 

@@ -1,15 +1,18 @@
 //! Reading a requestedSchema from JSON: strict about structure, tolerant of annotations, and
 //! noting everything outside the strict subset for [`RequestedSchema::lint`].
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::choices::{parse_multi, parse_select};
-use super::keywords::{Applies, Lints};
+use super::keywords::{Applies, Reader};
 use super::{Bound, Format, Kind, NumberRules, Pattern, Property, RequestedSchema, StringRules};
 use crate::error::SchemaError;
+use crate::limits::Limits;
 
 /// The keywords each kind of property reads; every other keyword goes through
-/// [`Lints::keywords`].
+/// [`Reader::keywords`].
 const ANNOTATED: &[&str] = &["type", "title", "description", "default"];
 const STRING: &[&str] = &[
     "type",
@@ -72,35 +75,49 @@ impl RequestedSchema {
     /// annotations (a root `title`, `examples`), unknown keywords, keywords for another type of
     /// value than the property's (`minimum` on a string), and a `default` that breaks its own
     /// property's rules (it stays in the schema, and is never filled in).
+    ///
+    /// The default [`Limits`] apply: at most 1,000 properties, 10,000 choices per select, and
+    /// patterns of 1,000 bytes.
     pub fn from_value(value: Value) -> Result<RequestedSchema, SchemaError> {
-        RequestedSchema::parse(value, true)
+        RequestedSchema::from_value_with(value, &Limits::DEFAULT)
     }
 
-    /// [`from_value`](Self::from_value); `names` lints property names that ask for secrets
-    /// (off for a derived type, whose names the derive checked, with its `not_sensitive` escape).
-    pub(crate) fn parse(value: Value, names: bool) -> Result<RequestedSchema, SchemaError> {
+    /// [`from_value`](Self::from_value) under other limits.
+    pub fn from_value_with(value: Value, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
+        RequestedSchema::parse(value, limits, true)
+    }
+
+    /// [`from_value_with`](Self::from_value_with); `names` lints property names that ask for
+    /// secrets (off for a derived type, whose names the derive checked, with its
+    /// `not_sensitive` escape).
+    pub(crate) fn parse(
+        value: Value,
+        limits: &Limits,
+        names: bool,
+    ) -> Result<RequestedSchema, SchemaError> {
         let Value::Object(root) = value else {
             return Err(SchemaError::root(format!(
                 "a requestedSchema must be a JSON object, got {}",
                 json_type(&value)
             )));
         };
-        let mut lints = Lints(Vec::new());
-        let mut schema = parse_root(&mut lints, &root)?;
+        let mut cx = Reader::new(*limits);
+        let mut schema = parse_root(&mut cx, &root)?;
         for (i, prop) in schema.properties.iter().enumerate() {
+            let name = cx.names[i].clone();
             if let Some(word) = names
                 .then(|| super::sensitive::secret_word(&prop.name))
                 .flatten()
             {
-                lints.push(
-                    Some(&prop.name),
+                cx.push(
+                    Some(&name),
                     format!("the name looks like it asks for a secret ({word}): since 2025-11-25, form mode must not ask for passwords, API keys, tokens or payment credentials; use URL mode"),
                 );
             }
             if let Some(broken) = schema.default_breaks(i) {
                 let default = prop.kind.default_value().unwrap_or_default();
-                lints.push(
-                    Some(&prop.name),
+                cx.push(
+                    Some(&name),
                     format!(
                         "`default` {default} breaks its own rules (it {}), so it is never filled in",
                         broken.rule()
@@ -108,7 +125,7 @@ impl RequestedSchema {
                 );
             }
         }
-        schema.lints = lints.0;
+        schema.lints = cx.lints;
         Ok(schema)
     }
 }
@@ -118,19 +135,36 @@ impl RequestedSchema {
     /// lists them, which is the order clients render the form in. ([`from_value`](Self::from_value)
     /// cannot know it: a `serde_json::Map` sorts its keys unless serde_json's `preserve_order`
     /// feature is on.)
+    ///
+    /// The default [`Limits`] apply: at most 1 MiB of text, 1,000 properties, 10,000 choices
+    /// per select, and patterns of 1,000 bytes.
     pub fn from_json(json: &str) -> Result<RequestedSchema, SchemaError> {
+        RequestedSchema::from_json_with(json, &Limits::DEFAULT)
+    }
+
+    /// [`from_json`](Self::from_json) under other limits.
+    pub fn from_json_with(json: &str, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
+        if json.len() > limits.max_schema_bytes() {
+            return Err(SchemaError::root(format!(
+                "the schema is {} bytes, over the limit of {}",
+                json.len(),
+                limits.max_schema_bytes()
+            )));
+        }
         let value: Value = serde_json::from_str(json)
             .map_err(|e| SchemaError::root(format!("not valid JSON: {e}")))?;
-        let mut schema = RequestedSchema::from_value(value)?;
+        let mut schema = RequestedSchema::from_value_with(value, limits)?;
         // The text parsed once already, so reading its key order cannot fail.
         if let Ok(order) = serde_json::from_str::<PropertyOrder>(json) {
-            schema.properties.sort_by_key(|p| {
-                order
-                    .0
-                    .iter()
-                    .position(|name| *name == p.name)
-                    .unwrap_or(usize::MAX)
-            });
+            let place: std::collections::HashMap<&str, usize> = order
+                .0
+                .iter()
+                .enumerate()
+                .map(|(i, name)| (name.as_str(), i))
+                .collect();
+            schema
+                .properties
+                .sort_by_key(|p| place.get(p.name.as_str()).copied().unwrap_or(usize::MAX));
             schema.reindex();
         }
         Ok(schema)
@@ -189,7 +223,7 @@ impl<'de> serde::Deserialize<'de> for PropertyOrder {
     }
 }
 
-fn parse_root(cx: &mut Lints, root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
+fn parse_root(cx: &mut Reader, root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
     match root.get("type") {
         Some(Value::String(t)) if t == "object" => {}
         Some(other) => {
@@ -221,21 +255,33 @@ fn parse_root(cx: &mut Lints, root: &Map<String, Value>) -> Result<RequestedSche
     if props.is_empty() {
         cx.push(None, "the form has no properties: some clients render an empty form that cannot be submitted");
     }
+    if props.len() > cx.limits.max_properties() {
+        return Err(SchemaError::root(format!(
+            "the schema has {} properties, over the limit of {}",
+            props.len(),
+            cx.limits.max_properties()
+        )));
+    }
     let mut properties = Vec::with_capacity(props.len());
     for (name, schema) in props {
         properties.push(parse_property(cx, name, schema)?);
     }
-    let mut schema = RequestedSchema::build(properties, false, None, Vec::new());
     if let Some(required) = root.get("required") {
         let Value::Array(required) = required else {
             return Err(SchemaError::root("`required` must be an array of strings"));
         };
+        let place: std::collections::HashMap<&str, usize> = properties
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.as_str(), i))
+            .collect();
+        let mut listed = Vec::with_capacity(required.len());
         for name in required {
             let Value::String(name) = name else {
                 return Err(SchemaError::root("`required` must be an array of strings"));
             };
-            match schema.position(name) {
-                Some(i) => schema.properties[i].required = true,
+            match place.get(name.as_str()) {
+                Some(&i) => listed.push(i),
                 None => {
                     return Err(SchemaError::property(
                         name.as_str(),
@@ -244,8 +290,11 @@ fn parse_root(cx: &mut Lints, root: &Map<String, Value>) -> Result<RequestedSche
                 }
             }
         }
+        for i in listed {
+            properties[i].required = true;
+        }
     }
-    schema.deny_unknown = match root.get("additionalProperties") {
+    let deny_unknown = match root.get("additionalProperties") {
         None => false,
         Some(Value::Bool(allow)) => {
             cx.push(
@@ -260,17 +309,24 @@ fn parse_root(cx: &mut Lints, root: &Map<String, Value>) -> Result<RequestedSche
             ));
         }
     };
-    schema.dialect = match root.get("$schema") {
+    let dialect = match root.get("$schema") {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(SchemaError::root("`$schema` must be a string")),
     };
-    schema.reindex();
-    Ok(schema)
+    Ok(RequestedSchema::build(
+        properties,
+        deny_unknown,
+        dialect,
+        Vec::new(),
+    ))
 }
 
-fn parse_property(cx: &mut Lints, name: &str, schema: &Value) -> Result<Property, SchemaError> {
-    let err = |msg: String| SchemaError::property(name, msg);
+fn parse_property(cx: &mut Reader, key: &str, schema: &Value) -> Result<Property, SchemaError> {
+    let name: Arc<str> = key.into();
+    cx.names.push(name.clone());
+    let name = &name;
+    let err = |msg: String| SchemaError::property(key, msg);
     let Value::Object(obj) = schema else {
         return Err(err(format!(
             "a property schema must be an object, got {}",
@@ -302,8 +358,8 @@ fn parse_property(cx: &mut Lints, name: &str, schema: &Value) -> Result<Property
             "`anyOf` is not allowed on a property; titled choices use `oneOf`".into(),
         ));
     }
-    let title = opt_string(obj, "title", name)?;
-    let description = opt_string(obj, "description", name)?;
+    let title = opt_string(obj, "title", key)?;
+    let description = opt_string(obj, "description", key)?;
     let kind = match ty {
         "string" if obj.contains_key("enum") || obj.contains_key("oneOf") => {
             cx.keywords(Some(name), "", obj, Applies::Strings, SELECT)?;
@@ -311,11 +367,11 @@ fn parse_property(cx: &mut Lints, name: &str, schema: &Value) -> Result<Property
         }
         "string" => {
             cx.keywords(Some(name), "", obj, Applies::Strings, STRING)?;
-            Kind::String(parse_string(name, obj)?)
+            Kind::String(parse_string(key, obj, &cx.limits)?)
         }
         "number" | "integer" => {
             cx.keywords(Some(name), "", obj, Applies::Numbers, NUMBER)?;
-            Kind::Number(parse_number(name, obj, ty == "integer")?)
+            Kind::Number(parse_number(key, obj, ty == "integer")?)
         }
         "boolean" => {
             cx.keywords(Some(name), "", obj, Applies::Booleans, ANNOTATED)?;
@@ -334,7 +390,7 @@ fn parse_property(cx: &mut Lints, name: &str, schema: &Value) -> Result<Property
         other => return Err(err(format!("unknown type `{other}`"))),
     };
     Ok(Property {
-        name: name.to_owned(),
+        name: key.to_owned(),
         title,
         description,
         required: false,
@@ -342,7 +398,11 @@ fn parse_property(cx: &mut Lints, name: &str, schema: &Value) -> Result<Property
     })
 }
 
-fn parse_string(name: &str, obj: &Map<String, Value>) -> Result<StringRules, SchemaError> {
+fn parse_string(
+    name: &str,
+    obj: &Map<String, Value>,
+    limits: &Limits,
+) -> Result<StringRules, SchemaError> {
     let rules = StringRules {
         min_length: opt_u64(obj, "minLength", name)?,
         max_length: opt_u64(obj, "maxLength", name)?,
@@ -358,8 +418,8 @@ fn parse_string(name: &str, obj: &Map<String, Value>) -> Result<StringRules, Sch
         },
         pattern: match obj.get("pattern") {
             None => None,
-            Some(Value::String(p)) => Some(Pattern::new(p).map_err(|e| {
-                SchemaError::property(name, format!("`pattern` {p:?} is not supported: {e}"))
+            Some(Value::String(p)) => Some(Pattern::with_limits(p, limits).map_err(|e| {
+                SchemaError::property(name, format!("`pattern` is not supported: {e}"))
             })?),
             Some(_) => return Err(SchemaError::property(name, "`pattern` must be a string")),
         },

@@ -11,8 +11,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use super::adapter::Checked;
 use super::{BitSet, Sink, format};
 use crate::error::{Location, Rule};
-use crate::schema::index::same_bytes;
-use crate::schema::{Bound, Kind, Num, Property};
+use crate::schema::{Bound, Kind, Num, Pattern, Property};
 
 /// What is being checked: a property's value, or one item of a multi-select. Two words, as it
 /// is moved with every value.
@@ -95,11 +94,7 @@ impl Target<'_> {
                 let Kind::MultiSelect(rules) = &prop.kind else {
                     return;
                 };
-                match rules
-                    .choices
-                    .iter()
-                    .position(|c| same_bytes(c.value.as_bytes(), s.as_bytes()))
-                {
+                match sink.schema.choice_position(prop, s) {
                     None => self.violation(sink, Rule::NotAChoice, quoted(s)),
                     Some(i) => {
                         if seen.borrow_mut().insert(i) && rules.unique {
@@ -129,22 +124,27 @@ impl Target<'_> {
                 {
                     self.violation(sink, Rule::Format(f), quoted(s));
                 }
-                if let Some(p) = &rules.pattern
-                    && !p.is_match(s)
-                {
-                    self.violation(sink, Rule::Pattern(p.as_str().to_owned()), quoted(s));
+                if let Some(p) = &rules.pattern {
+                    self.check_pattern(sink, p, s);
                 }
             }
-            Kind::Select(rules) => {
-                if !rules
-                    .choices
-                    .iter()
-                    .any(|c| same_bytes(c.value.as_bytes(), s.as_bytes()))
-                {
+            Kind::Select(_) => {
+                if sink.schema.choice_position(prop, s).is_none() {
                     self.violation(sink, Rule::NotAChoice, quoted(s));
                 }
             }
             _ => self.wrong_type(sink, quoted(s)),
+        }
+    }
+
+    /// Searches `s` for `pattern`, if the reply's pattern work allows it.
+    #[inline(never)]
+    fn check_pattern(&self, sink: &Sink<'_>, pattern: &Pattern, s: &str) {
+        let work = (s.len() as u64 + 1).saturating_mul(pattern.size() as u64);
+        if !sink.spend_pattern_work(work) {
+            self.violation(sink, Rule::PatternBudget, quoted(s));
+        } else if !pattern.is_match(s) {
+            self.violation(sink, Rule::Pattern(pattern.shared()), quoted(s));
         }
     }
 

@@ -28,6 +28,12 @@ pub(crate) struct Sink<'s> {
     pub(crate) schema: &'s RequestedSchema,
     pub(crate) max_string_bytes: usize,
     violations: RefCell<Vec<Violation>>,
+    /// How many violations are kept; past it they are only counted.
+    max_violations: usize,
+    /// Violations found past `max_violations`.
+    dropped: Cell<usize>,
+    /// The pattern work left for this reply.
+    pattern_work: Cell<u64>,
     /// The property whose value is being read, to name it in an error from the target type.
     current: Cell<Option<usize>>,
 }
@@ -42,18 +48,32 @@ impl<'s> Sink<'s> {
             schema,
             max_string_bytes: limits.max_string_bytes(),
             violations: RefCell::new(Vec::new()),
+            max_violations: limits.max_violations(),
+            dropped: Cell::new(0),
+            pattern_work: Cell::new(limits.max_pattern_work()),
             current: Cell::new(None),
         }
     }
 
     pub(crate) fn push(&self, location: Location, rule: Rule, received: Option<String>) {
-        self.violations
-            .borrow_mut()
-            .push(Violation::new(location, rule, received));
+        let mut violations = self.violations.borrow_mut();
+        if violations.len() < self.max_violations {
+            violations.push(Violation::new(location, rule, received));
+        } else {
+            self.dropped.set(self.dropped.get() + 1);
+        }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
         self.violations.borrow().is_empty()
+    }
+
+    /// Takes `work` from what is left of the reply's pattern work; `false` when there is not
+    /// enough, so the search must not run.
+    pub(crate) fn spend_pattern_work(&self, work: u64) -> bool {
+        let left = self.pattern_work.get();
+        self.pattern_work.set(left.saturating_sub(work));
+        work <= left
     }
 
     /// The property whose key was read last, if the schema names it.
@@ -74,10 +94,14 @@ impl<'s> Sink<'s> {
     }
 
     /// The violations, in form order: envelope first, then by property as declared, whatever
-    /// order the client wrote the keys in.
+    /// order the client wrote the keys in; then how many more were found, if any.
     pub(crate) fn take(&self) -> Vec<Violation> {
         let mut violations = std::mem::take(&mut *self.violations.borrow_mut());
         in_form_order(self.schema, &mut violations);
+        let dropped = self.dropped.replace(0);
+        if dropped > 0 {
+            violations.push(Violation::new(Location::Content, Rule::More(dropped), None));
+        }
         violations
     }
 
@@ -127,11 +151,11 @@ pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violatio
     });
 }
 
-/// A set of small indices (properties of a form, choices of a multi-select) that allocates only
-/// past 64 members.
+/// A set of indices (properties of a form, choices of a multi-select). Up to 64 it is one word;
+/// past that it holds only the indices inserted, so its cost follows the reply, not the schema.
 pub(crate) enum BitSet {
     Small(u64),
-    Large(Vec<bool>),
+    Large(std::collections::HashSet<usize>),
 }
 
 impl BitSet {
@@ -139,7 +163,7 @@ impl BitSet {
         if size <= 64 {
             BitSet::Small(0)
         } else {
-            BitSet::Large(vec![false; size])
+            BitSet::Large(std::collections::HashSet::new())
         }
     }
 
@@ -152,7 +176,7 @@ impl BitSet {
                 *bits |= mask;
                 had
             }
-            BitSet::Large(bits) => std::mem::replace(&mut bits[i], true),
+            BitSet::Large(set) => !set.insert(i),
         }
     }
 
@@ -160,16 +184,16 @@ impl BitSet {
     pub(crate) fn covers(&self, mask: u64) -> bool {
         match self {
             BitSet::Small(bits) => bits & mask == mask,
-            BitSet::Large(bits) => (0..64.min(bits.len()))
+            BitSet::Large(set) => (0..64)
                 .filter(|&i| mask & (1 << i) != 0)
-                .all(|i| bits[i]),
+                .all(|i| set.contains(&i)),
         }
     }
 
     pub(crate) fn contains(&self, i: usize) -> bool {
         match self {
             BitSet::Small(bits) => bits & (1u64 << i) != 0,
-            BitSet::Large(bits) => bits[i],
+            BitSet::Large(set) => set.contains(&i),
         }
     }
 }
