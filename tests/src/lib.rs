@@ -173,6 +173,41 @@ pub fn assert_type_conforms<T: elicit_core::Elicit>() {
 /// Compares the wire JSON of `value` (keys in the order it writes them) with
 /// `snapshots/{name}.json`. With `ELICIT_BLESS=1` the file is written instead; CI never sets it,
 /// so a missing or different snapshot fails.
+/// [`assert_snapshot`] of a JSON value built through a `serde_json::Map`, with its keys sorted at
+/// every level: such a map keeps insertion order only when serde_json's `preserve_order` is on,
+/// which depends on what else the build holds.
+pub fn assert_sorted_snapshot(name: &str, value: &serde_json::Value) {
+    assert_snapshot(name, &Sorted(value));
+}
+
+/// A value written with the keys of each object sorted.
+struct Sorted<'a>(&'a serde_json::Value);
+
+impl serde::Serialize for Sorted<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            serde_json::Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                let mut out = serializer.serialize_map(Some(map.len()))?;
+                for key in keys {
+                    out.serialize_entry(key, &Sorted(&map[key]))?;
+                }
+                out.end()
+            }
+            serde_json::Value::Array(items) => {
+                let mut out = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    out.serialize_element(&Sorted(item))?;
+                }
+                out.end()
+            }
+            other => other.serialize(serializer),
+        }
+    }
+}
+
 pub fn assert_snapshot(name: &str, value: &impl serde::Serialize) {
     let path = root().join("snapshots").join(format!("{name}.json"));
     let text = serde_json::to_string_pretty(value).expect("serializable") + "\n";

@@ -34,6 +34,101 @@ const NOT_APPLICABLE: &[(&str, &str)] = &[
     ),
 ];
 
+/// What each `error` case that carries a schema is refused for, as its note says: the schema
+/// itself (naming the property, or the root), or the reply (the property and the rule of the
+/// first violation). An error for another reason fails the case.
+enum Refused {
+    Schema(Option<&'static str>),
+    Reply(Option<&'static str>, &'static str),
+}
+
+const REFUSED: &[(&str, Refused)] = &[
+    ("ts-05", Refused::Reply(Some("name"), "Required")),
+    ("ts-06", Refused::Reply(Some("age"), "Type")),
+    ("ts-07", Refused::Reply(Some("name"), "MinLength")),
+    ("ts-08", Refused::Reply(Some("age"), "Maximum")),
+    ("ts-09", Refused::Reply(Some("zipCode"), "Pattern")),
+    ("ts-15b", Refused::Reply(Some("age"), "Required")),
+    ("ts-16", Refused::Reply(Some("email"), "Format")),
+    ("ts-22", Refused::Reply(Some("color"), "NotAChoice")),
+    ("ts-23", Refused::Reply(Some("color"), "NotAChoice")),
+    ("ts-24", Refused::Reply(Some("color"), "NotAChoice")),
+    ("ts-25", Refused::Reply(Some("color"), "Type")),
+    ("ts-26", Refused::Reply(Some("colors"), "NotAChoice")),
+    ("ts-28", Refused::Reply(Some("name"), "MinLength")),
+    ("ts-31", Refused::Reply(Some("name"), "Required")),
+    ("ts-34", Refused::Reply(Some("roles"), "NotAChoice")),
+    ("ts-e1", Refused::Reply(Some("username"), "Type")),
+    ("ts-e2", Refused::Reply(Some("username"), "Required")),
+    ("ts-e3", Refused::Schema(Some("address"))),
+    ("go-01", Refused::Reply(Some("test"), "NotAChoice")),
+    ("go-v01", Refused::Schema(None)),
+    ("go-i01", Refused::Schema(None)),
+    ("go-i02", Refused::Schema(Some("user"))),
+    ("go-i03", Refused::Schema(Some("config"))),
+    ("go-i04", Refused::Schema(Some("items"))),
+    ("go-i05", Refused::Schema(Some("items"))),
+    ("go-i06", Refused::Schema(Some("items"))),
+    ("go-i07", Refused::Schema(Some("phone"))),
+    ("go-i08", Refused::Schema(Some("data"))),
+    ("go-i09", Refused::Schema(Some("name"))),
+    ("go-i10", Refused::Schema(Some("name"))),
+    ("go-i11", Refused::Schema(Some("name"))),
+    ("go-i12", Refused::Schema(Some("score"))),
+    ("go-i13", Refused::Schema(Some("enabled"))),
+    ("go-i14", Refused::Schema(Some("enabled"))),
+    ("go-i15", Refused::Schema(Some("enabled"))),
+    ("go-i16", Refused::Schema(Some("priority"))),
+    ("go-i17", Refused::Schema(Some("status"))),
+    ("go-i18", Refused::Schema(Some("priority"))),
+    ("go-i19", Refused::Schema(Some("priority"))),
+    ("go-i20", Refused::Schema(Some("data"))),
+    ("go-u3", Refused::Schema(None)),
+    ("py-05", Refused::Schema(Some("numbers"))),
+    ("py-06", Refused::Schema(Some("nested"))),
+    ("py-07", Refused::Schema(Some("optional_list"))),
+    ("py-08", Refused::Schema(Some("tags"))),
+    ("py-09", Refused::Schema(Some("value"))),
+    ("py-20", Refused::Reply(Some("answer"), "Required")),
+    ("py-22", Refused::Reply(Some("age"), "Type")),
+    ("py-24", Refused::Reply(Some("age"), "Type")),
+    ("py-25", Refused::Reply(Some("ok"), "Type")),
+    ("py-26", Refused::Schema(Some("color"))),
+    (
+        "py-28",
+        Refused::Reply(Some("favorite_color"), "NotAChoice"),
+    ),
+    ("fm-15", Refused::Schema(Some("constant"))),
+    ("fm-16", Refused::Schema(None)),
+    ("fm-17", Refused::Schema(Some("user"))),
+    ("fm-18", Refused::Schema(Some("users"))),
+    ("fm-23", Refused::Schema(Some("users"))),
+    ("fm-25", Refused::Reply(Some("value"), "Type")),
+    ("fm-26", Refused::Reply(Some("value"), "Type")),
+    ("fm-27", Refused::Reply(Some("value"), "NotAChoice")),
+    ("fm-28", Refused::Reply(Some("value"), "NotAChoice")),
+    ("fm-29", Refused::Reply(Some("value"), "Required")),
+    ("fm-30", Refused::Reply(Some("value"), "Required")),
+    ("fm-31", Refused::Schema(Some("nickname"))),
+    ("fm-32", Refused::Schema(Some("value"))),
+    ("cs-15", Refused::Reply(None, "ActionMissing")),
+    ("cs-16", Refused::Reply(None, "ActionInvalid")),
+    ("mg-02", Refused::Schema(None)),
+    ("mg-04", Refused::Reply(Some("name"), "Type")),
+    ("sep-04", Refused::Reply(Some("titledMulti"), "MinItems")),
+    ("sep-05", Refused::Reply(Some("untitledMulti"), "MaxItems")),
+    ("sep-06", Refused::Reply(Some("legacyEnum"), "NotAChoice")),
+    ("spec-03", Refused::Reply(Some("age"), "Minimum")),
+];
+
+/// The name of a rule's kind: `Type`, `MinLength`, `Required`...
+fn rule_kind(rule: &elicit_core::Rule) -> String {
+    format!("{rule:?}")
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect()
+}
+
 fn cases() -> Vec<Value> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/peer_cases.jsonl");
     let text = std::fs::read_to_string(path).expect("corpus fixture is readable");
@@ -94,56 +189,100 @@ fn run(case: &Value) -> Result<(), String> {
         };
     }
     let parsed = RequestedSchema::from_value(schema.clone());
-    if response.is_null() {
-        return match parsed {
-            Err(e) if expect == "error" && !e.to_string().is_empty() => Ok(()),
-            Err(e) => Err(format!(
-                "expected {expect}, but the schema was refused: {e}"
+    if expect == "error" {
+        let (_, refused) = REFUSED
+            .iter()
+            .find(|(case, _)| *case == id)
+            .ok_or("an error case without its expected refusal in REFUSED")?;
+        return match (refused, parsed) {
+            (Refused::Schema(property), Err(e)) if e.property_name() == *property => Ok(()),
+            (Refused::Schema(property), Err(e)) => Err(format!(
+                "the schema was refused for {:?}, not {property:?}: {e}",
+                e.property_name()
             )),
-            Ok(_) => Err("the schema must be refused, but it parsed".into()),
+            (Refused::Schema(_), Ok(_)) => Err("the schema must be refused, but it parsed".into()),
+            (Refused::Reply(..), Err(e)) => Err(format!(
+                "the reply must be refused, but the schema was: {e}"
+            )),
+            (Refused::Reply(property, rule), Ok(schema)) => {
+                let e = schema
+                    .parse_result(response)
+                    .err()
+                    .ok_or("the reply must be refused, but it was accepted")?;
+                let first = &e.violations()[0];
+                if first.property() == *property && rule_kind(first.rule()) == *rule {
+                    agree(&schema, response)
+                } else {
+                    Err(format!(
+                        "refused for {:?} {}, not {property:?} {rule}:\n{e}",
+                        first.property(),
+                        rule_kind(first.rule())
+                    ))
+                }
+            }
         };
     }
-    let schema = match parsed {
-        Ok(schema) => schema,
-        Err(e) if expect == "error" => {
-            let _ = e;
-            return Ok(());
-        }
-        Err(e) => {
-            return Err(format!(
-                "expected {expect}, but the schema was refused: {e}"
-            ));
-        }
-    };
-    let result = schema.parse_result(response);
-    // The JSON-text entry point must agree with the value one.
-    let from_text = schema.parse_result_json(&response.to_string());
-    if result != from_text {
-        return Err(format!(
-            "value and text entry points disagree: {result:?} vs {from_text:?}"
-        ));
+    if response.is_null() {
+        return Err("a case without a reply must expect an error".into());
     }
-    match result {
-        Err(e) if expect == "error" => {
-            if e.violations().is_empty() {
-                Err("an error with no violation".into())
-            } else {
-                Ok(())
-            }
-        }
+    let schema =
+        parsed.map_err(|e| format!("expected {expect}, but the schema was refused: {e}"))?;
+    agree(&schema, response)?;
+    match schema.parse_result(response) {
         Err(e) => Err(format!("expected {expect}, got error:\n{e}")),
         Ok(r) if outcome(&r) != expect => Err(format!("expected {expect}, got {}", outcome(&r))),
-        Ok(r) => match (case.get("expect_content"), r) {
-            (Some(want), ElicitResult::Accept(content))
-                if *want != Value::from(content.clone()) =>
-            {
-                Err(format!(
-                    "content {} differs from expected {want}",
-                    Value::from(content.clone())
-                ))
+        Ok(ElicitResult::Accept(content)) => {
+            // The content as sent, with the schema's defaults for what was left out, unless
+            // the case says otherwise.
+            let want = match case.get("expect_content") {
+                Some(want) => want.clone(),
+                None => {
+                    let mut sent = response["content"].as_object().cloned().unwrap_or_default();
+                    schema.fill_defaults(&mut sent);
+                    Value::Object(sent)
+                }
+            };
+            let got = Value::from(content);
+            if numbers_as_values(&got) == numbers_as_values(&want) {
+                Ok(())
+            } else {
+                Err(format!("content {got} differs from expected {want}"))
             }
-            _ => Ok(()),
+        }
+        Ok(_) => Ok(()),
+    }
+}
+
+/// A value with each integral float written as the integer it is: an integer property reads
+/// `30.0` as 30, the same number.
+fn numbers_as_values(value: &Value) -> Value {
+    match value {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() < 9e15 => {
+                Value::from(f as i64)
+            }
+            _ => value.clone(),
         },
+        Value::Array(items) => items.iter().map(numbers_as_values).collect(),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), numbers_as_values(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The JSON-text entry point reaches the verdict of the value one.
+fn agree(schema: &RequestedSchema, response: &Value) -> Result<(), String> {
+    let from_value = schema.parse_result(response);
+    let from_text = schema.parse_result_json(&response.to_string());
+    if from_value == from_text {
+        Ok(())
+    } else {
+        Err(format!(
+            "value and text entry points disagree: {from_value:?} vs {from_text:?}"
+        ))
     }
 }
 

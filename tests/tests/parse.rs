@@ -576,22 +576,85 @@ fn any_reply() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Valid accepts of `Form`, each field drawn from values its rules take, and the same with one
+/// field replaced by arbitrary JSON or dropped.
+fn form_accept() -> impl Strategy<Value = (Value, bool)> {
+    let color = proptest::sample::select(&["red", "green", "blue"][..]);
+    let valid = (
+        "[a-zé]{1,5}",
+        1u8..=120,
+        0.0f64..=1.0,
+        any::<bool>(),
+        color.clone(),
+        proptest::sample::subsequence(&["red", "green", "blue"][..], 1..=2),
+        proptest::collection::vec(color, 0..4),
+        proptest::option::of(proptest::sample::select(
+            &["ada@example.com", "x@y.org"][..],
+        )),
+    )
+        .prop_map(|(name, age, ratio, agree, color, tags, list, email)| {
+            let mut content = json!({
+                "name": name, "age": age, "ratio": ratio, "agree": agree,
+                "color": color, "tags": tags, "list": list,
+            });
+            if let Some(email) = email {
+                content["email"] = email.into();
+            }
+            content
+        });
+    let field = proptest::sample::select(
+        &[
+            "name", "age", "ratio", "agree", "color", "tags", "list", "email",
+        ][..],
+    );
+    (
+        valid,
+        proptest::option::of((field, proptest::option::of(any_json()))),
+    )
+        .prop_map(|(mut content, change)| {
+            let untouched = change.is_none();
+            if let Some((field, value)) = change {
+                match value {
+                    Some(value) => content[field] = value,
+                    None => {
+                        content.as_object_mut().map(|c| c.remove(field));
+                    }
+                }
+            }
+            (json!({"action": "accept", "content": content}), untouched)
+        })
+}
+
 proptest! {
-    /// Any input gives a typed result or an error that says something; nothing panics.
+    /// Any input gives a typed result or an error that says something; nothing panics. Every
+    /// entry point reaches the same verdict, and a valid accept is accepted.
     #[test]
-    fn no_input_panics(reply in prop_oneof![any_reply(), any_json()], bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+    fn no_input_panics(
+        (reply, valid) in prop_oneof![
+            any_reply().prop_map(|r| (r, false)),
+            any_json().prop_map(|r| (r, false)),
+            form_accept(),
+        ],
+        bytes in proptest::collection::vec(any::<u8>(), 0..64),
+    ) {
         let text = reply.to_string();
-        for outcome in [
-            ElicitResult::<Form>::from_json(&text),
-            ElicitResult::<Form>::from_value(reply.clone()),
-        ] {
+        let from_json = ElicitResult::<Form>::from_json(&text);
+        let from_value = ElicitResult::<Form>::from_value(reply.clone());
+        for outcome in [&from_json, &from_value] {
             if let Err(e) = outcome {
                 prop_assert!(!e.violations().is_empty());
                 prop_assert_eq!(e.to_string().lines().count(), e.violations().len());
             }
         }
+        prop_assert_eq!(&from_json, &from_value);
+        if valid {
+            prop_assert!(matches!(from_json, Ok(ElicitResult::Accept(_))), "{:?}", from_json);
+        }
         let via_serde = serde_json::from_str::<ElicitResult<Form>>(&text);
-        prop_assert_eq!(via_serde.is_ok(), ElicitResult::<Form>::from_json(&text).is_ok());
+        prop_assert_eq!(via_serde.is_ok(), from_json.is_ok());
+        if let (Ok(a), Ok(b)) = (&via_serde, &from_json) {
+            prop_assert_eq!(a, b);
+        }
         let _ = ElicitResult::<Form>::from_slice(&bytes);
         let _ = ElicitResult::<AllOptional>::from_json(&text);
     }

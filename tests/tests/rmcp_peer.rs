@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::retry::RetryPolicy;
+use elicit_core::retry::{AttemptOutcome, RetryPolicy};
 use elicit_core::rmcp::{ElicitOptions, ElicitPeerExt, PeerElicitError, negotiated_version};
 use elicit_core::{
     Elicit, ElicitResult, FormRequest, InputRequests, InputRequired, InputResponse, InputResponses,
@@ -54,12 +54,61 @@ struct Extras {
     extras: Vec<Extra>,
 }
 
-/// The server: each tool elicits and reports what it got as the tool's text.
+/// The server: each tool elicits and reports what it got as the tool's text, in JSON.
 #[derive(Clone)]
 struct Server;
 
-fn text(result: impl std::fmt::Debug) -> CallToolResponse {
-    CallToolResult::success(vec![ContentBlock::text(format!("{result:?}"))]).into()
+fn text(report: Value) -> CallToolResponse {
+    CallToolResult::success(vec![ContentBlock::text(report.to_string())]).into()
+}
+
+/// The kind of a rule: `Required`, `Type`, ...
+fn rule_kind(rule: &elicit_core::Rule) -> String {
+    format!("{rule:?}")
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect()
+}
+
+/// Each violation as `[property, rule kind]`.
+fn violations(e: &elicit_core::ElicitError) -> Value {
+    e.violations()
+        .iter()
+        .map(|v| json!([v.property(), rule_kind(v.rule())]))
+        .collect()
+}
+
+/// A typed elicitation's outcome: `{"ok": <the wire result>}` or `{"error": <kind>, ..}`.
+fn report<T: Serialize>(result: &Result<ElicitResult<T>, PeerElicitError>) -> Value {
+    match result {
+        Ok(answer) => json!({"ok": answer}),
+        Err(e) => {
+            let (kind, detail) = match e {
+                PeerElicitError::NoElicitationCapability => {
+                    ("NoElicitationCapability", json!(null))
+                }
+                PeerElicitError::NoFormMode => ("NoFormMode", json!(null)),
+                PeerElicitError::UseInputRequired => ("UseInputRequired", json!(null)),
+                PeerElicitError::VersionTooOld(v) => ("VersionTooOld", json!(v)),
+                PeerElicitError::Schema(e) => ("Schema", json!(e.property_name())),
+                PeerElicitError::Timeout(t) => ("Timeout", json!(t.as_millis() as u64)),
+                PeerElicitError::Invalid(e) => ("Invalid", violations(e)),
+                _ => ("Other", json!(e.to_string())),
+            };
+            json!({"error": kind, "detail": detail})
+        }
+    }
+}
+
+/// An attempt's outcome, by name.
+fn outcome_name(outcome: &AttemptOutcome) -> &'static str {
+    match outcome {
+        AttemptOutcome::Accepted => "Accepted",
+        AttemptOutcome::Declined => "Declined",
+        AttemptOutcome::Cancelled => "Cancelled",
+        AttemptOutcome::Invalid(_) => "Invalid",
+        AttemptOutcome::Failed(_) => "Failed",
+    }
 }
 
 impl ServerHandler for Server {
@@ -74,28 +123,29 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, ErrorData> {
         let peer = &context.peer;
         Ok(match request.name.as_ref() {
-            "book" => text(peer.elicit_typed::<Booking>().await),
-            "extras" => text(peer.elicit_typed::<Extras>().await),
-            "book_quickly" => text(
-                peer.elicit_typed_with::<Booking>(
-                    ElicitOptions::new()
-                        .timeout(Duration::from_millis(200))
-                        .message("Quick!"),
-                )
-                .await,
-            ),
+            "book" => text(report(&peer.elicit_typed::<Booking>().await)),
+            "extras" => text(report(&peer.elicit_typed::<Extras>().await)),
+            "book_quickly" => text(report(
+                &peer
+                    .elicit_typed_with::<Booking>(
+                        ElicitOptions::new()
+                            .timeout(Duration::from_millis(200))
+                            .message("Quick!"),
+                    )
+                    .await,
+            )),
             "book_retrying" => {
                 let retried = peer
                     .elicit_typed_retrying::<Booking>(RetryPolicy::default(), ElicitOptions::new())
                     .await;
-                text((
-                    retried.result,
-                    retried
-                        .attempts
-                        .iter()
-                        .map(|a| &a.outcome)
-                        .collect::<Vec<_>>(),
-                ))
+                let attempts: Vec<&str> = retried
+                    .attempts
+                    .iter()
+                    .map(|a| outcome_name(&a.outcome))
+                    .collect();
+                let mut out = report(&retried.result);
+                out["attempts"] = json!(attempts);
+                text(out)
             }
             "book_round_trip" => {
                 let responses = InputResponses::from_rmcp(
@@ -111,7 +161,11 @@ impl ServerHandler for Server {
                             .expect("converts")
                             .into()
                     }
-                    answered => text((answered, responses.request_state().map(str::to_owned))),
+                    Ok(InputResponse::Answered(answer)) => text(json!({
+                        "answered": report(&Ok(answer)),
+                        "state": responses.request_state(),
+                    })),
+                    Err(e) => text(json!({"invalid": violations(&e)})),
                 }
             }
             other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
@@ -167,10 +221,10 @@ impl ClientHandler for Client {
 }
 
 /// Runs `body` with a connected client and server that negotiated `version`.
-async fn with_pair<F, Fut>(client: Client, version: ProtocolVersion, body: F) -> String
+async fn with_pair<F, Fut, R>(client: Client, version: ProtocolVersion, body: F) -> R
 where
     F: FnOnce(RunningService<RoleClient, Client>) -> Fut,
-    Fut: std::future::Future<Output = String>,
+    Fut: std::future::Future<Output = R>,
 {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     let version: rmcp::model::ProtocolVersion =
@@ -204,6 +258,12 @@ async fn call(client: &RunningService<RoleClient, Client>, tool: &str) -> String
     }
 }
 
+/// The tool's JSON report.
+async fn report_of(client: &RunningService<RoleClient, Client>, tool: &str) -> Value {
+    let text = call(client, tool).await;
+    serde_json::from_str(&text).unwrap_or_else(|_| panic!("a JSON report: {text}"))
+}
+
 fn accept(content: Value) -> Value {
     json!({"action": "accept", "content": content})
 }
@@ -218,19 +278,24 @@ const LEGACY: [ProtocolVersion; 2] = [ProtocolVersion::V2025_06_18, ProtocolVers
 async fn accept_decline_cancel_on_both_legacy_versions() {
     for version in LEGACY {
         for (reply, expected) in [
-            (
-                accept(ada()),
-                r#"Ok(Accept(Booking { name: "Ada", party_size: 4, seating: Outdoor, notes: None }))"#,
-            ),
+            (accept(ada()), json!({"ok": accept(ada())})),
             (
                 json!({"action": "decline", "content": {"junk": true}}),
-                "Ok(Decline)",
+                json!({"ok": {"action": "decline"}}),
             ),
-            (json!({"action": "cancel"}), "Ok(Cancel)"),
+            (
+                json!({"action": "cancel"}),
+                json!({"ok": {"action": "cancel"}}),
+            ),
         ] {
             let client = Client::new(vec![reply]);
             let seen = client.seen.clone();
-            let out = with_pair(client, version, |c| async move { call(&c, "book").await }).await;
+            let out = with_pair(
+                client,
+                version,
+                |c| async move { report_of(&c, "book").await },
+            )
+            .await;
             assert_eq!(out, expected, "{version}");
             // The schema sent is the one for the negotiated version.
             let sent = seen.lock().unwrap().remove(0);
@@ -262,42 +327,40 @@ async fn invalid_content_is_refused_naming_every_property() {
         json!({"name": "", "party_size": 40, "seating": "Roof"}),
     )]);
     let out = with_pair(client, ProtocolVersion::V2025_11_25, |c| async move {
-        call(&c, "book").await
+        report_of(&c, "book").await
     })
     .await;
-    assert!(out.starts_with("Err(Invalid("), "{out}");
-    for property in ["name", "party_size", "seating"] {
-        assert!(
-            out.contains(&format!("Property(\"{property}\")")),
-            "{property}: {out}"
-        );
-    }
+    assert_eq!(
+        out,
+        json!({"error": "Invalid", "detail": [
+            ["name", "MinLength"],
+            ["party_size", "Maximum"],
+            ["seating", "NotAChoice"],
+        ]})
+    );
 }
 
 #[tokio::test]
 async fn missing_capabilities_send_nothing() {
     for (capabilities, expected) in [
-        (
-            ClientCapabilities::default(),
-            "Err(NoElicitationCapability)",
-        ),
+        (ClientCapabilities::default(), "NoElicitationCapability"),
         (
             ClientCapabilities::builder()
                 .enable_elicitation_with(
                     ElicitationCapability::new().with_url(UrlElicitationCapability::default()),
                 )
                 .build(),
-            "Err(NoFormMode)",
+            "NoFormMode",
         ),
     ] {
         let mut client = Client::new(vec![accept(ada())]);
         client.capabilities = capabilities;
         let seen = client.seen.clone();
         let out = with_pair(client, ProtocolVersion::V2025_11_25, |c| async move {
-            call(&c, "book").await
+            report_of(&c, "book").await
         })
         .await;
-        assert_eq!(out, expected);
+        assert_eq!(out["error"], expected);
         assert!(seen.lock().unwrap().is_empty(), "nothing was sent");
     }
 }
@@ -307,17 +370,17 @@ async fn a_form_the_version_cannot_express_is_refused_before_sending() {
     let client = Client::new(vec![accept(json!({"extras": ["Cake"]}))]);
     let seen = client.seen.clone();
     let out = with_pair(client, ProtocolVersion::V2025_06_18, |c| async move {
-        call(&c, "extras").await
+        report_of(&c, "extras").await
     })
     .await;
-    assert!(out.starts_with("Err(Schema("), "{out}");
+    assert_eq!(out, json!({"error": "Schema", "detail": "extras"}));
     assert!(seen.lock().unwrap().is_empty());
     let client = Client::new(vec![accept(json!({"extras": ["Cake"]}))]);
     let out = with_pair(client, ProtocolVersion::V2025_11_25, |c| async move {
-        call(&c, "extras").await
+        report_of(&c, "extras").await
     })
     .await;
-    assert_eq!(out, "Ok(Accept(Extras { extras: [Cake] }))");
+    assert_eq!(out, json!({"ok": accept(json!({"extras": ["Cake"]}))}));
 }
 
 #[tokio::test]
@@ -325,10 +388,10 @@ async fn timeouts_are_their_own_error() {
     let mut client = Client::new(vec![accept(ada())]);
     client.delay = Some(Duration::from_secs(5));
     let out = with_pair(client, ProtocolVersion::V2025_11_25, |c| async move {
-        call(&c, "book_quickly").await
+        report_of(&c, "book_quickly").await
     })
     .await;
-    assert_eq!(out, "Err(Timeout(200ms))");
+    assert_eq!(out, json!({"error": "Timeout", "detail": 200}));
 }
 
 #[tokio::test]
@@ -341,15 +404,13 @@ async fn the_retry_policy() {
     ]);
     let seen = client.seen.clone();
     let out = with_pair(client, ProtocolVersion::V2025_11_25, |c| async move {
-        call(&c, "book_retrying").await
+        report_of(&c, "book_retrying").await
     })
     .await;
-    assert!(
-        out.starts_with("(Ok(Accept(Booking { name: \"Ada\""),
-        "{out}"
+    assert_eq!(
+        out,
+        json!({"ok": accept(ada()), "attempts": ["Cancelled", "Invalid", "Accepted"]})
     );
-    assert!(out.contains("[Cancelled, Invalid("), "{out}");
-    assert!(out.ends_with("Accepted])"), "{out}");
     let messages: Vec<String> = seen
         .lock()
         .unwrap()
@@ -371,7 +432,7 @@ async fn the_retry_policy() {
     for (replies, attempts) in [
         (
             vec![json!({"action": "decline"}), accept(ada())],
-            "[Declined]",
+            json!(["Declined"]),
         ),
         (
             vec![
@@ -379,47 +440,53 @@ async fn the_retry_policy() {
                 json!({"action": "cancel"}),
                 accept(ada()),
             ],
-            "[Cancelled, Cancelled]",
+            json!(["Cancelled", "Cancelled"]),
         ),
     ] {
         let out = with_pair(
             Client::new(replies),
             ProtocolVersion::V2025_11_25,
-            |c| async move { call(&c, "book_retrying").await },
+            |c| async move { report_of(&c, "book_retrying").await },
         )
         .await;
-        assert!(out.ends_with(&format!("{attempts})")), "{out}");
+        assert_eq!(out["attempts"], attempts);
     }
     // Invalid content is asked again up to the limit (two retries), then reported.
     let bad = accept(json!({"name": ""}));
     let out = with_pair(
         Client::new(vec![bad.clone(), bad.clone(), bad.clone(), accept(ada())]),
         ProtocolVersion::V2025_11_25,
-        |c| async move { call(&c, "book_retrying").await },
+        |c| async move { report_of(&c, "book_retrying").await },
     )
     .await;
-    assert!(out.starts_with("(Err(Invalid("), "{out}");
-    assert_eq!(out.matches("Invalid(ElicitError").count(), 4, "{out}");
+    assert_eq!(
+        out,
+        json!({
+            "error": "Invalid",
+            "detail": [["name", "MinLength"], ["party_size", "Required"], ["seating", "Required"]],
+            "attempts": ["Invalid", "Invalid", "Invalid"],
+        })
+    );
 }
 
 #[tokio::test]
 async fn the_2026_07_28_round_trip() {
     let client = Client::new(vec![accept(ada())]);
     let seen = client.seen.clone();
-    let out = with_pair(client, ProtocolVersion::V2026_07_28, |c| async move {
-        let direct = call(&c, "book").await;
-        let round_trip = call(&c, "book_round_trip").await;
-        format!("{direct}\n{round_trip}")
+    let (direct, round_trip) = with_pair(client, ProtocolVersion::V2026_07_28, |c| async move {
+        (
+            report_of(&c, "book").await,
+            report_of(&c, "book_round_trip").await,
+        )
     })
     .await;
-    let (direct, round_trip) = out.split_once('\n').unwrap();
     assert_eq!(
-        direct, "Err(UseInputRequired)",
+        direct["error"], "UseInputRequired",
         "no server-to-client request on 2026-07-28"
     );
     assert_eq!(
         round_trip,
-        r#"(Ok(Answered(Accept(Booking { name: "Ada", party_size: 4, seating: Outdoor, notes: None }))), Some("round-1"))"#
+        json!({"answered": {"ok": accept(ada())}, "state": "round-1"})
     );
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 1, "the client answered the input request once");

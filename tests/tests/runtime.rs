@@ -549,19 +549,118 @@ proptest! {
         }
     }
 
-    /// Anything at all given to the three entry points gives a result or an error, never a panic.
+    /// Anything given to the entry points gives a result or an error that says something, never
+    /// a panic; a schema that parses reads a reply to the same verdict from text and from a
+    /// value; its lints and errors name only its own properties.
     #[test]
-    fn arbitrary_json_never_panics(value in any_json(), text in "\\PC{0,40}") {
-        let _ = ElicitResult::<Order>::from_json(&value.to_string());
+    fn arbitrary_json_never_panics(
+        schema in any_schema(),
+        content in any_json(),
+        action in prop_oneof![Just("accept"), Just("decline"), Just("cancel"), Just("other")],
+        text in "\\PC{0,40}",
+    ) {
+        let _ = ElicitResult::<Order>::from_json(&content.to_string());
         let _ = ElicitResult::<Order>::from_json(&text);
-        if let Ok(schema) = RequestedSchema::from_value(value.clone()) {
-            let _ = schema.lint();
-            let _ = schema.parse_result(&value);
-            let _ = schema.parse_result_json(&text);
+        let _ = Order::requested_schema().parse_result(&content);
+        let names: Vec<String> = schema["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let parsed = match RequestedSchema::from_value(schema.clone()) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                prop_assert!(!e.message().is_empty());
+                if let Some(p) = e.property_name() {
+                    let required: Vec<&str> = schema["required"]
+                        .as_array()
+                        .map(|r| r.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    prop_assert!(names.iter().any(|n| n == p) || required.contains(&p), "{p}");
+                }
+                return Ok(());
+            }
+        };
+        for lint in parsed.lint() {
+            if let Some(p) = &lint.property {
+                prop_assert!(names.iter().any(|n| **n == **p), "{lint}");
+            }
         }
-        let _ = Order::requested_schema().parse_result(&value);
-        let _ = Order::requested_schema().parse_result(&json!({"action": "accept", "content": value}));
+        let reply = json!({"action": action, "content": content});
+        let from_value = parsed.parse_result(&reply);
+        let from_text = parsed.parse_result_json(&reply.to_string());
+        prop_assert_eq!(&from_value, &from_text);
+        match from_value {
+            Ok(ElicitResult::Accept(content)) => {
+                prop_assert_eq!(action, "accept");
+                for (key, _) in content.iter() {
+                    prop_assert!(
+                        names.iter().any(|n| n == key) || reply["content"].get(key).is_some(),
+                        "{key}"
+                    );
+                }
+            }
+            Ok(other) => prop_assert_eq!(other.action().as_str(), action),
+            Err(e) => {
+                prop_assert!(!e.violations().is_empty());
+                prop_assert_eq!(e.to_string().lines().count(), e.violations().len());
+                for v in e.violations() {
+                    if let Some(p) = v.property() {
+                        prop_assert!(
+                            names.iter().any(|n| n == p) || reply["content"].get(p).is_some(),
+                            "{p}"
+                        );
+                    }
+                }
+            }
+        }
+        let _ = parsed.parse_result_json(&text);
     }
+}
+
+/// Schemas that mostly parse: properties of every kind with constraints from small pools,
+/// mixed with arbitrary JSON where a property schema or a keyword should be.
+fn any_schema() -> impl Strategy<Value = Value> {
+    let bound = prop_oneof![
+        Just(json!(0)),
+        Just(json!(1)),
+        Just(json!(2.5)),
+        Just(json!(-3)),
+        any_json()
+    ];
+    let property = prop_oneof![
+        (bound.clone(), bound.clone()).prop_map(|(min, max)| json!({"type": "integer", "minimum": min, "maximum": max})),
+        (bound.clone(), bound).prop_map(|(min, max)| json!({"type": "number", "exclusiveMinimum": min, "maximum": max})),
+        (0u64..4, 0u64..6).prop_map(|(min, max)| json!({"type": "string", "minLength": min, "maxLength": max, "format": "email"})),
+        Just(json!({"type": "string", "pattern": "^[a-z]+$", "default": "abc"})),
+        Just(json!({"type": "boolean", "default": true})),
+        Just(json!({"type": "string", "enum": ["red", "green"]})),
+        Just(json!({"type": "string", "oneOf": [{"const": "a", "title": "A"}, {"const": "b", "title": "B"}]})),
+        Just(json!({"type": "array", "items": {"type": "string", "enum": ["red", "green"]}, "minItems": 1, "uniqueItems": true})),
+        (any_json(), any_json()).prop_map(|(key, value)| {
+            let mut p = json!({"type": "string"});
+            p[key.to_string()] = value;
+            p
+        }),
+        any_json(),
+    ];
+    (
+        proptest::collection::btree_map(
+            proptest::sample::select(&["name", "age", "tags", "color", "email", "x"][..]),
+            property,
+            0..5,
+        ),
+        proptest::collection::vec(
+            proptest::sample::select(&["name", "age", "tags", "color", "zzz"][..]),
+            0..3,
+        ),
+    )
+        .prop_map(|(properties, required)| {
+            let properties: Map<String, Value> = properties
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect();
+            json!({"type": "object", "properties": properties, "required": required})
+        })
 }
 
 /// A key the schema does not name, sent twice, keeps its first place and its last value, as in

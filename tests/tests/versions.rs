@@ -9,7 +9,9 @@ use elicit_core::{
     InputResponses, ProtocolVersion, Rule, UrlElicitResult, UrlElicitationRequired, UrlRequest,
     UrlRequestError,
 };
-use elicit_tests::{assert_conforms, assert_snapshot, assert_type_conforms, official_errors};
+use elicit_tests::{
+    assert_conforms, assert_snapshot, assert_sorted_snapshot, assert_type_conforms, official_errors,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -274,13 +276,31 @@ struct Seat2 {
 
 #[test]
 fn snapshots_per_version() {
-    assert_snapshot(
-        "reservation-2026-07-28",
+    // 2026-07-28 writes the same schema as 2025-11-25: what changed is how it travels, a
+    // request of its own before, an entry of `inputRequests` on it. Each is pinned.
+    assert_eq!(
         Reservation::requested_schema_for(V2026_07_28).unwrap(),
+        Reservation::requested_schema_for(V2025_11_25).unwrap()
     );
     assert_snapshot(
         "reservation-2025-11-25",
         Reservation::requested_schema_for(V2025_11_25).unwrap(),
+    );
+    assert_sorted_snapshot(
+        "reservation-request-2025-11-25",
+        &Reservation::form_request_for(V2025_11_25)
+            .unwrap()
+            .to_jsonrpc(1)
+            .unwrap(),
+    );
+    let mut requests = InputRequests::new();
+    requests.elicit::<Reservation>("reservation");
+    assert_sorted_snapshot(
+        "reservation-input-required-2026-07-28",
+        &InputRequired::new(requests)
+            .with_request_state("state")
+            .to_value()
+            .unwrap(),
     );
     assert_snapshot(
         "simple-2025-06-18",
