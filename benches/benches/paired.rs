@@ -312,7 +312,7 @@ fn main() {
         black_box(Large::requested_schema());
     });
     let first = time(
-        &mut || drop(black_box(elicit_core::__private::build::<Large>())),
+        &mut || drop(black_box(elicit_core::__testing::build_uncached::<Large>())),
         200,
     );
     println!(

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
 
 use crate::error::SchemaError;
-use crate::schema::RequestedSchema;
+use crate::model::RequestedSchema;
 use crate::version::ProtocolVersion;
 
 type Slot = OnceLock<Result<RequestedSchema, SchemaError>>;
@@ -24,6 +24,7 @@ impl Default for SchemaCache {
 
 impl SchemaCache {
     /// An empty cache, usable as a `static`.
+    #[must_use]
     pub const fn new() -> Self {
         SchemaCache {
             slots: [OnceLock::new(), OnceLock::new(), OnceLock::new()],

@@ -54,6 +54,7 @@ impl Content {
     }
 
     /// The value of `name`, if the content has it.
+    #[must_use]
     pub fn get(&self, name: &str) -> Option<&Value> {
         match self.names.iter().position(|n| n == name) {
             Some(i) => self.values[i].as_ref(),
@@ -65,16 +66,19 @@ impl Content {
     }
 
     /// Whether the content has a value for `name`.
+    #[must_use]
     pub fn contains_key(&self, name: &str) -> bool {
         self.get(name).is_some()
     }
 
     /// How many properties have a value.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.values.iter().flatten().count() + self.extra.len()
     }
 
     /// Whether no property has a value.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -89,6 +93,7 @@ impl Content {
     }
 
     /// The content as a `serde_json` map.
+    #[must_use]
     pub fn into_map(self) -> Map<String, Value> {
         let Content {
             names,

@@ -28,6 +28,7 @@ pub struct Invalid {
 impl Invalid {
     /// Nothing wrong yet; add entries with [`push_field`](Self::push_field) and
     /// [`push_form`](Self::push_form).
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -58,6 +59,7 @@ impl Invalid {
     }
 
     /// Whether nothing was added.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::schema::{Bound, Format};
+use crate::model::{Bound, Format};
 
 /// Longest rendering of a received value kept in a [`Violation`], in characters.
 const RECEIVED_MAX_CHARS: usize = 64;
@@ -193,11 +193,13 @@ impl Violation {
     }
 
     /// Where the violation is.
+    #[must_use]
     pub fn location(&self) -> &Location {
         &self.location
     }
 
     /// The property's wire name, when the violation is about a property or one of its items.
+    #[must_use]
     pub fn property(&self) -> Option<&str> {
         match &self.location {
             Location::Property(name) | Location::Item(name, _) => Some(name),
@@ -206,11 +208,13 @@ impl Violation {
     }
 
     /// The rule that was broken.
+    #[must_use]
     pub fn rule(&self) -> &Rule {
         &self.rule
     }
 
     /// A short rendering of the value received, when there was one.
+    #[must_use]
     pub fn received(&self) -> Option<&str> {
         self.received.as_deref()
     }
@@ -244,6 +248,7 @@ pub struct ElicitError {
 impl ElicitError {
     /// An error holding `violations`. An empty list is given a generic entry so that an error
     /// always says something.
+    #[must_use]
     pub fn new(mut violations: Vec<Violation>) -> Self {
         if violations.is_empty() {
             violations.push(Violation::new(
@@ -256,12 +261,14 @@ impl ElicitError {
     }
 
     /// Every violation found: envelope problems first, then by property in form order.
+    #[must_use]
     pub fn violations(&self) -> &[Violation] {
         &self.violations
     }
 
     /// Whether the reply was refused for its content (a form field), as opposed to its envelope.
     /// A content error is worth showing the user and asking again.
+    #[must_use]
     pub fn is_content_error(&self) -> bool {
         self.violations
             .iter()
@@ -308,11 +315,13 @@ impl SchemaError {
     }
 
     /// The property the error is about, if any.
+    #[must_use]
     pub fn property_name(&self) -> Option<&str> {
         self.property.as_deref()
     }
 
     /// What is wrong, in plain words.
+    #[must_use]
     pub fn message(&self) -> &str {
         &self.message
     }

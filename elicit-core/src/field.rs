@@ -28,6 +28,7 @@ pub trait ElicitField {
 )]
 pub trait ElicitValue {
     #[doc(hidden)]
+    #[must_use]
     fn __elicit_variants() -> Option<&'static [&'static str]> {
         None
     }

@@ -61,10 +61,11 @@
 mod cache;
 mod content;
 mod custom;
-pub mod error;
+mod error;
 mod field;
 mod jsonrpc;
 mod limits;
+mod model;
 pub mod prelude;
 mod request;
 mod result;
@@ -73,15 +74,29 @@ pub mod retry;
 pub mod rmcp;
 mod round_trip;
 mod runtime;
-pub mod schema;
-pub mod types;
+mod types;
 mod url_mode;
 mod validate;
 mod version;
 
+/// What generated code uses. Not a public API: the name changes with any change to it.
 #[doc(hidden)]
 #[path = "private.rs"]
-pub mod __private;
+pub mod __private_v1;
+
+/// Hooks for this crate's own tests (feature `testing`). Not a public API.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+#[path = "testing.rs"]
+pub mod __testing;
+
+/// The properties of a [`RequestedSchema`]: what each holds, with its rules.
+pub mod schema {
+    pub use crate::model::{
+        Bound, Choice, Format, Kind, MultiSelectRules, NumberRules, Pattern, Property, SelectRules,
+        SelectStyle, StringRules,
+    };
+}
 
 pub use content::Content;
 pub use custom::Invalid;
@@ -89,10 +104,10 @@ pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use jsonrpc::RequestId;
 pub use limits::Limits;
+pub use model::{Lint, RequestedSchema};
 pub use request::FormRequest;
 pub use result::{ElicitAction, ElicitResult};
 pub use round_trip::{InputRequests, InputRequired, InputResponse, InputResponses};
-pub use schema::{Lint, RequestedSchema};
 #[cfg(feature = "time")]
 pub use types::time;
 pub use types::{Email, InvalidFormat};
@@ -100,7 +115,6 @@ pub use url_mode::{
     ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitResult, UrlElicitationRequired,
     UrlRequest, UrlRequestError,
 };
-pub use validate::format::is_valid as is_valid_format;
 pub use version::{ProtocolVersion, UnknownVersion};
 
 /// Derives [`Elicit`] for a struct (a form) or [`ElicitChoice`] for a unit enum (a choice).
@@ -118,9 +132,9 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     #[doc(hidden)]
     const __ELICIT_MESSAGE: &'static str;
     #[doc(hidden)]
-    const __ELICIT_FIELDS: &'static [__private::VariantsFn];
+    const __ELICIT_FIELDS: &'static [__private_v1::VariantsFn];
     #[doc(hidden)]
-    fn __elicit_cache() -> &'static __private::SchemaCache;
+    fn __elicit_cache() -> &'static __private_v1::SchemaCache;
     #[doc(hidden)]
     fn __elicit_validate(&self, _violations: &mut Vec<Violation>) {}
 
@@ -130,6 +144,7 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     ///
     /// Only if schemars produces a schema the derive's compile-time checks did not foresee; such
     /// a type fails the same way on the first call, in its first test.
+    #[must_use]
     fn requested_schema() -> &'static RequestedSchema {
         match Self::requested_schema_for(ProtocolVersion::LATEST) {
             Ok(schema) => schema,
@@ -146,15 +161,17 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     fn requested_schema_for(
         version: ProtocolVersion,
     ) -> Result<&'static RequestedSchema, SchemaError> {
-        __private::cached_schema(Self::__elicit_cache(), version, __private::build::<Self>)
+        __private_v1::cached_schema(Self::__elicit_cache(), version, __private_v1::build::<Self>)
     }
 
     /// The message shown with the form: `#[elicit(message = "..")]`, else the type's doc comment.
+    #[must_use]
     fn message() -> &'static str {
         Self::__ELICIT_MESSAGE
     }
 
     /// The `elicitation/create` params for the newest protocol version.
+    #[must_use]
     fn form_request() -> FormRequest<'static> {
         FormRequest::new(Self::message(), Self::requested_schema())
     }

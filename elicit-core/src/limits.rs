@@ -63,18 +63,21 @@ impl Limits {
     };
 
     /// Sets the largest reply, in bytes.
+    #[must_use]
     pub fn with_max_reply_bytes(mut self, bytes: usize) -> Self {
         self.max_reply_bytes = bytes;
         self
     }
 
     /// Sets the longest string property value, in bytes.
+    #[must_use]
     pub fn with_max_string_bytes(mut self, bytes: usize) -> Self {
         self.max_string_bytes = bytes;
         self
     }
 
     /// Sets how many violations an error keeps (the rest are counted); at least one.
+    #[must_use]
     pub fn with_max_violations(mut self, violations: usize) -> Self {
         self.max_violations = violations.max(1);
         self
@@ -82,71 +85,84 @@ impl Limits {
 
     /// Sets the pattern work of one reply: for each string checked against a `pattern`, its
     /// length plus one, times the size of the compiled pattern in bytes.
+    #[must_use]
     pub fn with_max_pattern_work(mut self, work: u64) -> Self {
         self.max_pattern_work = work;
         self
     }
 
     /// Sets the largest schema text, in bytes.
+    #[must_use]
     pub fn with_max_schema_bytes(mut self, bytes: usize) -> Self {
         self.max_schema_bytes = bytes;
         self
     }
 
     /// Sets how many properties a schema may have.
+    #[must_use]
     pub fn with_max_properties(mut self, properties: usize) -> Self {
         self.max_properties = properties;
         self
     }
 
     /// Sets how many choices one select may have.
+    #[must_use]
     pub fn with_max_choices(mut self, choices: usize) -> Self {
         self.max_choices = choices;
         self
     }
 
     /// Sets the longest `pattern`, in bytes.
+    #[must_use]
     pub fn with_max_pattern_bytes(mut self, bytes: usize) -> Self {
         self.max_pattern_bytes = bytes;
         self
     }
 
     /// The largest reply, in bytes.
+    #[must_use]
     pub fn max_reply_bytes(&self) -> usize {
         self.max_reply_bytes
     }
 
     /// The longest string property value, in bytes.
+    #[must_use]
     pub fn max_string_bytes(&self) -> usize {
         self.max_string_bytes
     }
 
     /// How many violations an error keeps.
+    #[must_use]
     pub fn max_violations(&self) -> usize {
         self.max_violations
     }
 
     /// The pattern work of one reply.
+    #[must_use]
     pub fn max_pattern_work(&self) -> u64 {
         self.max_pattern_work
     }
 
     /// The largest schema text, in bytes.
+    #[must_use]
     pub fn max_schema_bytes(&self) -> usize {
         self.max_schema_bytes
     }
 
     /// How many properties a schema may have.
+    #[must_use]
     pub fn max_properties(&self) -> usize {
         self.max_properties
     }
 
     /// How many choices one select may have.
+    #[must_use]
     pub fn max_choices(&self) -> usize {
         self.max_choices
     }
 
     /// The longest `pattern`, in bytes.
+    #[must_use]
     pub fn max_pattern_bytes(&self) -> usize {
         self.max_pattern_bytes
     }

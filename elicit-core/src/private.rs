@@ -1,4 +1,5 @@
-//! What generated code uses. Not a public API: names here change without notice.
+//! What generated code uses, and nothing else. Not a public API: the module's name carries a
+//! version, changed with any change to what is in it.
 
 use std::fmt;
 
@@ -6,17 +7,14 @@ use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
 pub use crate::cache::SchemaCache;
-pub use crate::field::{ElicitChoice, ElicitField, ElicitValue};
 pub use schemars;
 pub use serde;
-pub use serde_json;
 
+use crate::Elicit;
 use crate::custom::Invalid;
 use crate::error::{Location, Rule, SchemaError, Violation};
-use crate::schema::{FieldOrder, RequestedSchema, lower};
-use crate::validate::{fast, run};
+use crate::model::{FieldOrder, RequestedSchema, lower};
 use crate::version::ProtocolVersion;
-use crate::{Content, Elicit, ElicitError, ElicitResult, Limits};
 
 /// For each field serde reads, in declaration order: the variants of its choice enum, if any.
 pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
@@ -24,37 +22,8 @@ pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
 /// Message used when a form type has neither a doc comment nor `#[elicit(message = "..")]`.
 pub const DEFAULT_MESSAGE: &str = "Please provide the requested information.";
 
-/// The fast pass over reply text alone: the outcome it reads, or `None` where it gives up. For
-/// the tests that hold it to the reference parse.
-pub fn fast_pass<T: Elicit>(json: &str) -> Option<ElicitResult<T>> {
-    fast::read::<T>(T::requested_schema(), json, &Limits::DEFAULT)
-        .ok()
-        .map(ElicitResult::from_outcome)
-}
-
-/// The reference parse: serde_json over the text straight into `T` (no fast pass), the report
-/// pass where it fails; before `T`'s own checks.
-pub fn reference_parse<T: Elicit>(json: &str) -> Result<ElicitResult<T>, ElicitError> {
-    run::reference_str(T::requested_schema(), json, &Limits::DEFAULT)
-        .map(ElicitResult::from_outcome)
-}
-
-/// [`fast_pass`] into the runtime's [`Content`].
-pub fn fast_pass_content(schema: &RequestedSchema, json: &str) -> Option<ElicitResult<Content>> {
-    fast::read::<Content>(schema, json, &Limits::DEFAULT)
-        .ok()
-        .map(ElicitResult::from_outcome)
-}
-
-/// [`reference_parse`] into the runtime's [`Content`], before defaults are filled.
-pub fn reference_parse_content(
-    schema: &RequestedSchema,
-    json: &str,
-) -> Result<ElicitResult<Content>, ElicitError> {
-    run::reference_str(schema, json, &Limits::DEFAULT).map(ElicitResult::from_outcome)
-}
-
 /// The wire names of an enum's variants in declaration order, as serde's derive lists them.
+#[must_use]
 pub fn variants_of<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
     probe::<T>()
 }
@@ -73,6 +42,7 @@ fn probe<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
 
 /// The wire name of `T`'s `index`-th deserialized field, or `fallback` (its Rust name) where
 /// serde's derive did not list the fields.
+#[must_use]
 pub fn field_name<T: for<'de> Deserialize<'de>>(
     index: usize,
     fallback: &'static str,
@@ -114,7 +84,7 @@ pub fn check_form(out: &mut Vec<Violation>, result: Result<(), Invalid>) {
 }
 
 /// Builds `T`'s schema for the newest protocol from its schemars schema.
-pub fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
+pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
     let generator = schemars::generate::SchemaSettings::draft2020_12()
         .with(|s| {
             s.inline_subschemas = true;
@@ -150,7 +120,7 @@ fn lower_fields(
 /// derived from the newest. A built schema is returned inline; building is not generic, so one
 /// copy serves every type.
 #[inline]
-pub fn cached_schema(
+pub(crate) fn cached_schema(
     cache: &'static SchemaCache,
     version: ProtocolVersion,
     build: fn() -> Result<RequestedSchema, SchemaError>,

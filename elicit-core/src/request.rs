@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::error::SchemaError;
-use crate::schema::RequestedSchema;
+use crate::model::RequestedSchema;
 use crate::version::ProtocolVersion;
 
 /// The params of an `elicitation/create` request in form mode:
@@ -59,27 +59,32 @@ impl<'a> FormRequest<'a> {
     }
 
     /// Replaces the message shown to the user.
+    #[must_use]
     pub fn with_message(mut self, message: impl Into<Cow<'a, str>>) -> Self {
         self.message = message.into();
         self
     }
 
     /// The message shown to the user.
+    #[must_use]
     pub fn message(&self) -> &str {
         &self.message
     }
 
     /// The requested schema.
+    #[must_use]
     pub fn schema(&self) -> &RequestedSchema {
         &self.schema
     }
 
     /// The protocol version the request is written for.
+    #[must_use]
     pub fn version(&self) -> ProtocolVersion {
         self.version
     }
 
     /// The params as a JSON value.
+    #[must_use]
     pub fn to_value(&self) -> serde_json::Value {
         crate::jsonrpc::to_value(self)
     }

@@ -26,6 +26,7 @@ pub enum ElicitAction {
 
 impl ElicitAction {
     /// The word on the wire: `accept`, `decline` or `cancel`.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             ElicitAction::Accept => "accept",
@@ -179,7 +180,7 @@ impl<T: Elicit> ElicitResult<T> {
     }
 
     /// Runs the type's server-side rules (`#[elicit(validate = ..)]`) on accepted content.
-    fn check(self) -> Result<Self, ElicitError> {
+    pub(crate) fn check(self) -> Result<Self, ElicitError> {
         if let ElicitResult::Accept(value) = &self {
             let mut violations = Vec::new();
             value.__elicit_validate(&mut violations);
@@ -223,7 +224,7 @@ impl<T: Serialize> Serialize for ElicitResult<T> {
                 Ok(other) => {
                     return Err(ser::Error::custom(format!(
                         "accepted content must serialize as a JSON object, not {}",
-                        crate::schema::json_type_name(&other)
+                        crate::model::json_type_name(&other)
                     )));
                 }
                 Err(e) => return Err(ser::Error::custom(e)),

@@ -37,12 +37,14 @@ impl RetryPolicy {
     };
 
     /// Whether a cancel is asked once more.
+    #[must_use]
     pub fn with_cancel_retry(mut self, retry: bool) -> Self {
         self.retry_cancel = retry;
         self
     }
 
     /// How many times invalid content is asked again before giving up.
+    #[must_use]
     pub fn with_max_invalid_retries(mut self, retries: usize) -> Self {
         self.max_invalid_retries = retries;
         self
@@ -84,6 +86,7 @@ pub struct Retried<T, E> {
 }
 
 /// The message for the next attempt after a cancel.
+#[must_use]
 pub fn message_after_cancel(base: &str) -> String {
     format!(
         "{base}\n\n(This was dismissed before. It is asked once more; decline if you prefer not to answer.)"
@@ -91,6 +94,7 @@ pub fn message_after_cancel(base: &str) -> String {
 }
 
 /// The message for the next attempt after invalid content, listing what was wrong.
+#[must_use]
 pub fn message_after_invalid(base: &str, error: &ElicitError) -> String {
     let mut message = format!("{base}\n\nThe last answer could not be used:");
     for violation in error.violations() {
@@ -142,6 +146,7 @@ impl Attempts {
     }
 
     /// The message for the next attempt.
+    #[must_use]
     pub fn message(&self) -> &str {
         &self.next
     }
@@ -171,11 +176,13 @@ impl Attempts {
     }
 
     /// Every attempt recorded so far, in order.
+    #[must_use]
     pub fn attempts(&self) -> &[Attempt] {
         &self.attempts
     }
 
     /// The attempts, taken out.
+    #[must_use]
     pub fn into_attempts(self) -> Vec<Attempt> {
         self.attempts
     }

@@ -58,6 +58,7 @@ pub struct InputRequests {
 
 impl InputRequests {
     /// No requests yet.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -81,6 +82,7 @@ impl InputRequests {
     }
 
     /// Every entry by key: `{"method":"elicitation/create","params":{..}}`.
+    #[must_use]
     pub fn entries(&self) -> &Map<String, Value> {
         &self.entries
     }
@@ -94,16 +96,19 @@ impl InputRequests {
     }
 
     /// Whether no request was added.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// How many requests there are.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// The entry under `key`: `{"method":"elicitation/create","params":{..}}`.
+    #[must_use]
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.entries.get(key)
     }
@@ -124,6 +129,7 @@ pub struct InputRequired {
 
 impl InputRequired {
     /// A result asking for `requests`.
+    #[must_use]
     pub fn new(requests: InputRequests) -> Self {
         InputRequired {
             requests,
@@ -134,17 +140,20 @@ impl InputRequired {
     /// Adds the opaque state the client echoes back on retry. The client can change it, so a
     /// server must not trust what comes back: sign it, or keep the state server-side and send a
     /// handle.
+    #[must_use]
     pub fn with_request_state(mut self, state: impl Into<String>) -> Self {
         self.request_state = Some(state.into());
         self
     }
 
     /// The requests.
+    #[must_use]
     pub fn requests(&self) -> &InputRequests {
         &self.requests
     }
 
     /// The request state, exactly as given.
+    #[must_use]
     pub fn request_state(&self) -> Option<&str> {
         self.request_state.as_deref()
     }
@@ -156,6 +165,7 @@ impl InputRequired {
     }
 
     /// Whether it has neither requests nor state, which the specification forbids.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.requests.is_empty() && self.request_state.is_none()
     }
@@ -239,6 +249,7 @@ impl InputResponses {
     }
 
     /// Responses already taken apart, as an SDK hands them over.
+    #[must_use]
     pub fn new(responses: Map<String, Value>, request_state: Option<String>) -> Self {
         InputResponses {
             responses,
@@ -247,6 +258,7 @@ impl InputResponses {
     }
 
     /// The request state the client echoed, exactly as received. Untrusted.
+    #[must_use]
     pub fn request_state(&self) -> Option<&str> {
         self.request_state.as_deref()
     }

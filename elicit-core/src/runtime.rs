@@ -14,8 +14,8 @@ use serde_json::{Map, Number, Value};
 use crate::content::Content;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
+use crate::model::{Kind, RequestedSchema, is_integral};
 use crate::result::ElicitResult;
-use crate::schema::{Kind, RequestedSchema, is_integral};
 use crate::validate::adapter::ContentSeed;
 use crate::validate::{Sink, run};
 
@@ -174,6 +174,7 @@ impl RequestedSchema {
     /// [`coerce_text`](Self::coerce_text) does: blank text is dropped (not filled in), text for
     /// other kinds becomes their values. Values it cannot coerce are left for validation to
     /// report.
+    #[must_use]
     pub fn coerce_content(&self, content: &Map<String, Value>) -> Map<String, Value> {
         content
             .iter()
@@ -203,7 +204,7 @@ fn coerce_number(text: &str, integer: bool) -> Option<Value> {
     if integer {
         // "42.0" is the integer 42; "42.5" is not an integer at all.
         let f = n.as_f64()?;
-        return (is_integral(&n) && f.abs() <= crate::schema::MAX_SAFE_INTEGER)
+        return (is_integral(&n) && f.abs() <= crate::model::MAX_SAFE_INTEGER)
             .then(|| Value::from(f as i64));
     }
     Some(Value::Number(n))
@@ -211,7 +212,7 @@ fn coerce_number(text: &str, integer: bool) -> Option<Value> {
 
 /// The value of the choice `text` names: its value, else its title, else either ignoring case.
 /// Unknown text is kept, for validation to report.
-fn choice_value(choices: &[crate::schema::Choice], text: &str) -> String {
+fn choice_value(choices: &[crate::model::Choice], text: &str) -> String {
     let exact = choices
         .iter()
         .find(|c| c.value == text || c.title.as_deref() == Some(text));

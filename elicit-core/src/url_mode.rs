@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 
 use crate::error::ElicitError;
 use crate::jsonrpc::{self, RequestId};
+use crate::model::Lint;
 use crate::result::ElicitAction;
-use crate::schema::Lint;
 use crate::validate::envelope::{Envelope, Outcome};
 use crate::validate::{Sink, run};
 use crate::version::ProtocolVersion;
@@ -128,32 +128,38 @@ impl<'a> UrlRequest<'a> {
     }
 
     /// The message shown to the user.
+    #[must_use]
     pub fn message(&self) -> &str {
         &self.message
     }
 
     /// The page the user is sent to.
+    #[must_use]
     pub fn url(&self) -> &str {
         &self.url
     }
 
     /// The id of this elicitation.
+    #[must_use]
     pub fn elicitation_id(&self) -> &str {
         &self.elicitation_id
     }
 
     /// The protocol version the request is written for.
+    #[must_use]
     pub fn version(&self) -> ProtocolVersion {
         self.version
     }
 
     /// The params as a JSON value.
+    #[must_use]
     pub fn to_value(&self) -> Value {
         jsonrpc::to_value(self)
     }
 
     /// What a careful client may object to: an `http` URL, where the specification says servers
     /// SHOULD use HTTPS.
+    #[must_use]
     pub fn lint(&self) -> Vec<Lint> {
         match crate::validate::format::web_url(&self.url) {
             Some(false) => vec![Lint {
@@ -212,6 +218,7 @@ pub enum UrlElicitResult {
 
 impl UrlElicitResult {
     /// The action the user took.
+    #[must_use]
     pub fn action(self) -> ElicitAction {
         match self {
             UrlElicitResult::Accept => ElicitAction::Accept,
@@ -245,7 +252,7 @@ impl UrlElicitResult {
 
 impl<'de> Deserialize<'de> for UrlElicitResult {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let sink = Sink::new(crate::schema::RequestedSchema::empty());
+        let sink = Sink::new(crate::model::RequestedSchema::empty());
         match Envelope::consent(&sink).deserialize(d) {
             Ok(outcome) => Ok(Self::from_outcome(outcome)),
             Err(e) if sink.is_empty() => Err(e),
@@ -287,11 +294,13 @@ impl ElicitationComplete {
     }
 
     /// The params: `{"elicitationId":..}`.
+    #[must_use]
     pub fn params(&self) -> Value {
         json!({ "elicitationId": self.elicitation_id })
     }
 
     /// The whole JSON-RPC notification.
+    #[must_use]
     pub fn to_jsonrpc(&self) -> Value {
         jsonrpc::notification("notifications/elicitation/complete", self.params())
     }

@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::SchemaError;
-use crate::schema::{Kind, RequestedSchema, SelectStyle};
+use crate::model::{Kind, RequestedSchema, SelectStyle};
 
 /// An MCP protocol version that has elicitation.
 ///
@@ -31,6 +31,7 @@ impl ProtocolVersion {
     ];
 
     /// The version string on the wire, e.g. `"2025-11-25"`.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             ProtocolVersion::V2025_06_18 => "2025-06-18",
@@ -39,22 +40,19 @@ impl ProtocolVersion {
         }
     }
 
-    /// The newest version.
-    pub fn latest() -> ProtocolVersion {
-        Self::LATEST
-    }
-
     pub(crate) fn index(self) -> usize {
         self as usize
     }
 
     /// Whether elicitation requests carry `mode` (`"form"` or `"url"`): 2025-11-25 and later.
+    #[must_use]
     pub fn has_modes(self) -> bool {
         self >= ProtocolVersion::V2025_11_25
     }
 
     /// Whether a server asks through `InputRequiredResult.inputRequests`, answered in the
     /// retried request, instead of sending `elicitation/create` mid-call: 2026-07-28 and later.
+    #[must_use]
     pub fn has_input_requests(self) -> bool {
         self >= ProtocolVersion::V2026_07_28
     }
@@ -68,7 +66,15 @@ impl fmt::Display for ProtocolVersion {
 
 /// A protocol version string this crate does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownVersion(pub String);
+pub struct UnknownVersion(String);
+
+impl UnknownVersion {
+    /// The version string as it was given.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
 
 impl fmt::Display for UnknownVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -57,8 +57,8 @@ pub fn form_where_clause(cont: &Container, krate: &Path) -> WhereClause {
     for param in generics.type_params() {
         let ident = &param.ident;
         clause.predicates.push(parse_quote! {
-            #ident: #krate::__private::serde::de::DeserializeOwned
-                + #krate::__private::schemars::JsonSchema
+            #ident: #krate::__private_v1::serde::de::DeserializeOwned
+                + #krate::__private_v1::schemars::JsonSchema
                 + 'static
         });
     }
@@ -83,7 +83,7 @@ fn form(cont: &Container) -> TokenStream {
         if mentions(ty, &params) {
             where_clause
                 .predicates
-                .push(parse_quote!(#ty: #krate::__private::ElicitField));
+                .push(parse_quote!(#ty: #krate::ElicitField));
         }
     }
     let message = match cont
@@ -94,31 +94,31 @@ fn form(cont: &Container) -> TokenStream {
         .or(cont.doc.clone())
     {
         Some(message) => message.to_token_stream(),
-        None => quote!(#krate::__private::DEFAULT_MESSAGE),
+        None => quote!(#krate::__private_v1::DEFAULT_MESSAGE),
     };
     let hooks = cont.form_fields().map(|field| {
         let ty: &Type = field.ty;
         quote_spanned! {ty.span()=>
-            <#ty as #krate::__private::ElicitField>::__elicit_variants
+            <#ty as #krate::ElicitField>::__elicit_variants
         }
     });
     let cache = if cont.input.generics.params.is_empty() {
         quote! {
-            static __ELICIT_CACHE: #krate::__private::SchemaCache =
-                #krate::__private::SchemaCache::new();
+            static __ELICIT_CACHE: #krate::__private_v1::SchemaCache =
+                #krate::__private_v1::SchemaCache::new();
             &__ELICIT_CACHE
         }
     } else {
-        quote!(#krate::__private::SchemaCache::for_type::<Self>())
+        quote!(#krate::__private_v1::SchemaCache::for_type::<Self>())
     };
     let validate = validate_fn(cont, &krate);
     dummy(quote! {
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             const __ELICIT_MESSAGE: &'static ::core::primitive::str = #message;
-            const __ELICIT_FIELDS: &'static [#krate::__private::VariantsFn] = &[#(#hooks),*];
+            const __ELICIT_FIELDS: &'static [#krate::__private_v1::VariantsFn] = &[#(#hooks),*];
 
-            fn __elicit_cache() -> &'static #krate::__private::SchemaCache {
+            fn __elicit_cache() -> &'static #krate::__private_v1::SchemaCache {
                 #cache
             }
 
@@ -135,9 +135,9 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
         let member = field.ident;
         let fallback = member.to_string();
         Some(quote_spanned! {path.span()=>
-            #krate::__private::check_field(
+            #krate::__private_v1::check_field(
                 #out,
-                #krate::__private::field_name::<Self>(#index, #fallback),
+                #krate::__private_v1::field_name::<Self>(#index, #fallback),
                 #path(&self.#member),
             );
         })
@@ -145,7 +145,7 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
     let fields: Vec<TokenStream> = fields.collect();
     let form = cont.attrs.validate.as_ref().map(|path| {
         quote_spanned! {path.span()=>
-            #krate::__private::check_form(#out, #path(self));
+            #krate::__private_v1::check_form(#out, #path(self));
         }
     });
     if fields.is_empty() && form.is_none() {
@@ -164,7 +164,7 @@ fn choice(cont: &Container) -> TokenStream {
     choice_impls(
         cont,
         &krate,
-        quote!(#krate::__private::variants_of::<Self>()),
+        quote!(#krate::__private_v1::variants_of::<Self>()),
     )
 }
 
@@ -173,16 +173,16 @@ pub fn choice_impls(cont: &Container, krate: &Path, variants: TokenStream) -> To
     let (impl_generics, ty_generics, where_clause) = cont.input.generics.split_for_impl();
     dummy(quote! {
         #[automatically_derived]
-        impl #impl_generics #krate::__private::ElicitValue for #ident #ty_generics #where_clause {
+        impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
             fn __elicit_variants() -> ::core::option::Option<&'static [&'static ::core::primitive::str]> {
                 ::core::option::Option::Some(
-                    <Self as #krate::__private::ElicitChoice>::variants(),
+                    <Self as #krate::ElicitChoice>::variants(),
                 )
             }
         }
 
         #[automatically_derived]
-        impl #impl_generics #krate::__private::ElicitChoice for #ident #ty_generics #where_clause {
+        impl #impl_generics #krate::ElicitChoice for #ident #ty_generics #where_clause {
             fn variants() -> &'static [&'static ::core::primitive::str] {
                 #variants
             }

@@ -18,10 +18,10 @@ pub fn fallback(cont: &Container) -> TokenStream {
                 #[automatically_derived]
                 impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
                     const __ELICIT_MESSAGE: &'static ::core::primitive::str = "";
-                    const __ELICIT_FIELDS: &'static [#krate::__private::VariantsFn] = &[];
+                    const __ELICIT_FIELDS: &'static [#krate::__private_v1::VariantsFn] = &[];
 
-                    fn __elicit_cache() -> &'static #krate::__private::SchemaCache {
-                        #krate::__private::SchemaCache::for_type::<Self>()
+                    fn __elicit_cache() -> &'static #krate::__private_v1::SchemaCache {
+                        #krate::__private_v1::SchemaCache::for_type::<Self>()
                     }
                 }
             })

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use elicit_core::__private::{
+use elicit_core::__testing::{
     fast_pass, fast_pass_content, reference_parse, reference_parse_content,
 };
 use elicit_core::{Elicit, ElicitResult, RequestedSchema};

@@ -686,3 +686,65 @@ fn a_repeated_unknown_key_keeps_its_last_value() {
         );
     }
 }
+
+#[test]
+fn a_schema_built_from_constructors_writes_the_wire_form_and_validates() {
+    use elicit_core::schema::{
+        Choice, Format, MultiSelectRules, NumberRules, Property, SelectRules, StringRules,
+    };
+    let mut email = StringRules::default();
+    email.format = Some(Format::Email);
+    let mut seats = NumberRules::default();
+    seats.integer = true;
+    seats.minimum = Some(Bound::Int(1));
+    let plain = vec![
+        Choice {
+            value: "a".into(),
+            title: None,
+        },
+        Choice {
+            value: "b".into(),
+            title: None,
+        },
+    ];
+    let mut titled = plain.clone();
+    titled[1].title = Some("Bee".into());
+    let schema = RequestedSchema::new(vec![
+        Property::new("email", Kind::String(email))
+            .with_title("Email")
+            .with_description("Where to write")
+            .with_required(true),
+        Property::new("seats", Kind::Number(seats)),
+        Property::new("plain", Kind::Select(SelectRules::new(plain.clone()))),
+        Property::new("titled", Kind::Select(SelectRules::new(titled.clone()))),
+        Property::new("many", Kind::MultiSelect(MultiSelectRules::new(titled))),
+        Property::new("few", Kind::MultiSelect(MultiSelectRules::new(plain))),
+    ]);
+    assert_eq!(
+        serde_json::to_value(&schema).unwrap(),
+        json!({
+            "type": "object",
+            "properties": {
+                "email": {"type": "string", "title": "Email", "description": "Where to write",
+                          "format": "email"},
+                "seats": {"type": "integer", "minimum": 1},
+                "plain": {"type": "string", "enum": ["a", "b"]},
+                "titled": {"type": "string", "oneOf": [
+                    {"const": "a", "title": "a"}, {"const": "b", "title": "Bee"}]},
+                "many": {"type": "array", "items": {"anyOf": [
+                    {"const": "a", "title": "a"}, {"const": "b", "title": "Bee"}]}},
+                "few": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}},
+            },
+            "required": ["email"],
+        })
+    );
+    let ok = schema.parse_result_json(
+        r#"{"action":"accept","content":{"email":"a@b.co","seats":2,"titled":"b"}}"#,
+    );
+    assert!(ok.is_ok(), "{ok:?}");
+    let e = schema
+        .parse_result_json(r#"{"action":"accept","content":{"email":"nope","seats":0}}"#)
+        .unwrap_err();
+    let props: Vec<_> = e.violations().iter().map(|v| v.property()).collect();
+    assert_eq!(props, [Some("email"), Some("seats")], "{e}");
+}

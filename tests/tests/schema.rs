@@ -122,7 +122,7 @@ fn creds_schema_is_exact() {
 fn message_comes_from_doc_comment_or_attribute() {
     assert_eq!(Creds::message(), "Sign in to the build server");
     assert_eq!(WithMessage::message(), "Pick one, please");
-    assert_eq!(Bare::message(), elicit_core::__private::DEFAULT_MESSAGE);
+    assert_eq!(Bare::message(), elicit_core::__private_v1::DEFAULT_MESSAGE);
     let request = serde_json::to_value(Creds::form_request()).unwrap();
     assert_eq!(request["mode"], "form");
     assert_eq!(request["message"], "Sign in to the build server");

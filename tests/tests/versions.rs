@@ -142,11 +142,12 @@ fn protocol_versions_parse_print_and_order() {
     for bad in ["2025-03-26", "2025-6-18", "latest", "", " 2025-06-18"] {
         let e = bad.parse::<ProtocolVersion>().unwrap_err();
         assert!(e.to_string().contains(&format!("{bad:?}")), "{e}");
+        assert_eq!(e.as_str(), bad);
     }
     assert!(V2025_06_18 < V2025_11_25 && V2025_11_25 < V2026_07_28);
     assert_eq!(ProtocolVersion::LATEST, V2026_07_28);
     assert_eq!(
-        ProtocolVersion::latest(),
+        ProtocolVersion::LATEST,
         *ProtocolVersion::ALL.iter().max().unwrap()
     );
 }

@@ -118,11 +118,13 @@ impl std::fmt::Debug for Ask {
 
 impl Ask {
     /// The questions of one `tools/call`, sealed with the [installed](StateKey::installed) key.
+    #[must_use]
     pub fn new(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Self {
         Self::with_key(request, context, StateKey::installed().clone())
     }
 
     /// [`new`](Ask::new), sealed with `key`.
+    #[must_use]
     pub fn with_key(
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
@@ -169,6 +171,7 @@ impl Ask {
     /// with [`Interrupt::TooManyRounds`] rather than ask again. On 2026-07-28 a round is one
     /// `InputRequiredResult`; before, each live request is one, but the questions of one
     /// [`all`](Ask::all) share one, so a tool meets the cap at the same point on every version.
+    #[must_use]
     pub fn with_max_rounds(mut self, rounds: u32) -> Self {
         self.max_rounds = rounds;
         self

@@ -137,6 +137,7 @@ const STATE_REFUSED: &str = "the requestState was refused: it was altered, has e
 
 impl Interrupt {
     /// Whether this is the stop of a round that asks the client for answers.
+    #[must_use]
     pub fn is_input_required(&self) -> bool {
         matches!(self, Interrupt::InputRequired)
     }

@@ -12,10 +12,10 @@ use serde_json::{Value, json};
 
 use crate::Elicit;
 use crate::error::{ElicitError, SchemaError};
+use crate::model::{Kind, RequestedSchema};
 use crate::request::FormRequest;
 use crate::result::ElicitResult;
 use crate::round_trip::{InputRequests, InputRequired, InputResponses};
-use crate::schema::{Kind, RequestedSchema};
 use crate::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
 use crate::version::ProtocolVersion;
 
@@ -177,9 +177,22 @@ pub(crate) fn reply_value(result: &m::ElicitResult) -> Value {
 }
 
 impl<T: Elicit> ElicitResult<T> {
-    /// Reads rmcp's result, validating its content against `T`'s schema like any reply.
+    /// Reads rmcp's result, validating its content against `T`'s schema like any reply. The
+    /// content is read where rmcp holds it, never copied.
     pub fn from_rmcp(result: &m::ElicitResult) -> Result<Self, ElicitError> {
-        Self::from_value_ref(&reply_value(result))
+        match result.action {
+            m::ElicitationAction::Accept => {
+                let content = crate::validate::run::from_content(
+                    T::requested_schema(),
+                    result.content.as_ref(),
+                )?;
+                ElicitResult::Accept(content).check()
+            }
+            m::ElicitationAction::Decline => Ok(ElicitResult::Decline),
+            m::ElicitationAction::Cancel => Ok(ElicitResult::Cancel),
+            // An action rmcp adds later is refused rather than guessed.
+            _ => Self::from_value_ref(&reply_value(result)),
+        }
     }
 }
 

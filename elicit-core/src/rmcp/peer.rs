@@ -79,17 +79,20 @@ pub struct ElicitOptions {
 
 impl ElicitOptions {
     /// Defaults: the type's message, no timeout (the client's own applies).
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Shows `message` instead of the type's.
+    #[must_use]
     pub fn message(mut self, message: impl Into<String>) -> Self {
         self.message = Some(message.into());
         self
     }
 
     /// Gives up after `timeout`, with [`PeerElicitError::Timeout`].
+    #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -98,6 +101,7 @@ impl ElicitOptions {
 
 /// The newest protocol version this crate knows that is not newer than `version`: protocol
 /// versions are dates, so they compare as strings. `None` before 2025-06-18.
+#[must_use]
 pub fn negotiated_version(version: &str) -> Option<ProtocolVersion> {
     ProtocolVersion::ALL
         .into_iter()

@@ -109,6 +109,7 @@ impl StateKey {
     }
 
     /// A key around a codec of rmcp's, for example one with a keyring for rotation.
+    #[must_use]
     pub fn from_codec(codec: RequestStateCodec) -> Self {
         StateKey {
             inner: Arc::new(Keyed {
@@ -120,6 +121,7 @@ impl StateKey {
 
     /// How long a sealed state stays valid after it is sent: the time a user has to answer one
     /// round.
+    #[must_use]
     pub fn with_ttl(self, ttl: Duration) -> Self {
         StateKey {
             inner: Arc::new(Keyed {
@@ -130,6 +132,7 @@ impl StateKey {
     }
 
     /// The time to live of each sealed state.
+    #[must_use]
     pub fn ttl(&self) -> Duration {
         self.inner.ttl
     }

@@ -10,7 +10,7 @@ use serde::de::{self, Deserialize, Deserializer};
 use serde::{Serialize, Serializer};
 
 use crate::field::ElicitValue;
-use crate::schema::Format;
+use crate::model::Format;
 use crate::validate::format::is_valid;
 
 /// A string that does not have the format its type requires.
@@ -29,6 +29,7 @@ impl InvalidFormat {
     }
 
     /// The format the value should have had.
+    #[must_use]
     pub fn format(&self) -> Format {
         self.format
     }
@@ -72,11 +73,13 @@ impl Email {
     }
 
     /// The address.
+    #[must_use]
     pub fn as_str(&self) -> &str {
         &self.0
     }
 
     /// The address as an owned string.
+    #[must_use]
     pub fn into_inner(self) -> String {
         self.0
     }

@@ -17,7 +17,7 @@ use time::format_description::well_known::Rfc3339;
 
 use super::InvalidFormat;
 use crate::field::ElicitValue;
-use crate::schema::Format;
+use crate::model::Format;
 use crate::validate::format::is_valid;
 
 /// A calendar date, sent and read as an RFC 3339 full-date.

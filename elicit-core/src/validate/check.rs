@@ -11,7 +11,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use super::adapter::Checked;
 use super::{BitSet, Sink, format};
 use crate::error::{Location, Rule};
-use crate::schema::{Bound, Kind, Num, Pattern, Property};
+use crate::model::{Bound, Kind, Num, Pattern, Property};
 
 /// What is being checked: a property's value, or one item of a multi-select. Two words, as it
 /// is moved with every value.

@@ -28,8 +28,8 @@ use super::envelope::Outcome;
 use super::{BitSet, Sink};
 use crate::error::{Rule, Violation};
 use crate::limits::Limits;
+use crate::model::RequestedSchema;
 use crate::result::ElicitAction;
-use crate::schema::RequestedSchema;
 
 /// Why the fast pass stopped: a shape it does not read, broken JSON or a broken rule (the full
 /// parse reads the reply and says what is wrong), or a value the target refused. One word, as

@@ -2,7 +2,7 @@
 //! `email` (RFC 5321 `Mailbox`, with RFC 6531's UTF-8), `uri` (RFC 3986 `URI`), `date` and
 //! `date-time` (RFC 3339). Each is one forward pass over the bytes, with no allocation.
 
-use crate::schema::Format;
+use crate::model::Format;
 
 /// Whether `s` is a valid value of `format`.
 pub fn is_valid(format: Format, s: &str) -> bool {

@@ -21,7 +21,7 @@ use std::cell::{Cell, RefCell};
 
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
-use crate::schema::RequestedSchema;
+use crate::model::RequestedSchema;
 
 /// Where violations found during one parse are collected.
 pub(crate) struct Sink<'s> {

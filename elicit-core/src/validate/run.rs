@@ -19,7 +19,7 @@ use super::envelope::{Envelope, Outcome};
 use super::fast::{self, Failure};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
-use crate::schema::RequestedSchema;
+use crate::model::RequestedSchema;
 
 /// Refuses a reply over the size limit before any of it is parsed.
 pub(crate) fn check_size(json: &[u8], limits: &Limits) -> Result<(), ElicitError> {
@@ -94,6 +94,7 @@ fn json_error(e: &serde_json::Error) -> Violation {
 
 /// One pass of serde_json over the text straight into `C`, the report pass where it fails: the
 /// reference that the tests hold [`from_str`] to.
+#[cfg(feature = "testing")]
 pub(crate) fn reference_str<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
@@ -148,6 +149,29 @@ fn report_value(
     let sink = Sink::with_limits(schema, limits);
     let slow = Envelope::<Report>::new(&sink).deserialize(value);
     (sink.take(), slow.err())
+}
+
+/// Reads accepted content already taken out of its envelope, as an SDK's typed result holds it
+/// (absent content reads as `{}`). The reader is the one [`from_value`] uses for content.
+#[cfg(feature = "rmcp")]
+pub(crate) fn from_content<C: ReadContent>(
+    schema: &RequestedSchema,
+    content: Option<&Value>,
+) -> Result<C, ElicitError> {
+    use super::adapter::ContentSeed;
+    let null = Value::Null;
+    let content = content.unwrap_or(&null);
+    let sink = Sink::new(schema);
+    let first = ContentSeed::<C>::new(&sink).deserialize(content);
+    match first {
+        Ok(content) if sink.is_empty() => Ok(content),
+        Ok(_) => Err(sink.into_error()),
+        Err(e) => Err(report_failure(sink, e, &|| {
+            let sink = Sink::new(schema);
+            let slow = ContentSeed::<Report>::new(&sink).deserialize(content);
+            (sink.take(), slow.err())
+        })),
+    }
 }
 
 /// Parses a URL-mode reply held as JSON text: the action only.

@@ -23,6 +23,7 @@ pub enum Bound {
 impl Bound {
     /// The bound a JSON number states. An integral float (`100.0`, `1e3`) is the integer it
     /// equals, so a bound reads the same whichever way it was written.
+    #[must_use]
     pub fn of(n: &Number) -> Bound {
         if let Some(u) = n.as_u64() {
             Bound::Int(u.into())
@@ -34,6 +35,7 @@ impl Bound {
     }
 
     /// The bound as the nearest float.
+    #[must_use]
     pub fn as_f64(self) -> f64 {
         match self {
             Bound::Int(i) => i as f64,

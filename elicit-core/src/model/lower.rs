@@ -13,16 +13,16 @@ use crate::limits::Limits;
 
 /// The largest integer every JSON peer reads exactly (2^53 - 1). 64- and 128-bit integer fields
 /// are bounded by it, since JavaScript clients would round anything larger.
-pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// What the derive knows of one field that the schemars output does not say: its wire name
 /// (from serde, in declaration order) and, for choice fields, the variants in declaration order.
 #[derive(Debug, Clone, Copy)]
-pub struct FieldOrder {
+pub(crate) struct FieldOrder {
     /// The property's wire name.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// The enum's variant wire names in declaration order, for single- and multi-selects.
-    pub variants: Option<&'static [&'static str]>,
+    pub(crate) variants: Option<&'static [&'static str]>,
 }
 
 /// Lowers a schemars root schema. Properties are put in `order`; any not listed keep their

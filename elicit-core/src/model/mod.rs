@@ -16,7 +16,7 @@ mod wire;
 pub use bound::Bound;
 pub(crate) use bound::Num;
 pub(crate) use lower::lower;
-pub use lower::{FieldOrder, MAX_SAFE_INTEGER};
+pub(crate) use lower::{FieldOrder, MAX_SAFE_INTEGER};
 pub(crate) use parse::is_integral;
 pub(crate) use parse::json_type as json_type_name;
 
@@ -42,6 +42,7 @@ pub enum Format {
 
 impl Format {
     /// The keyword value on the wire.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Email => "email",
@@ -51,7 +52,21 @@ impl Format {
         }
     }
 
+    /// Whether `value` is a valid string of this format, by the rules replies are checked with
+    /// (see the README's "Formats" section).
+    ///
+    /// ```
+    /// use elicit_core::schema::Format;
+    /// assert!(Format::Date.is_valid("2026-11-30"));
+    /// assert!(!Format::Date.is_valid("2026-02-30"));
+    /// ```
+    #[must_use]
+    pub fn is_valid(self, value: &str) -> bool {
+        crate::validate::format::is_valid(self, value)
+    }
+
     /// Parses a wire keyword value.
+    #[must_use]
     pub fn from_wire(s: &str) -> Option<Format> {
         Some(match s {
             "email" => Format::Email,
@@ -98,6 +113,7 @@ pub enum SelectStyle {
 
 /// Rules of a `string` property.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct StringRules {
     /// `minLength`, in Unicode scalar values.
     pub min_length: Option<u64>,
@@ -199,6 +215,7 @@ impl PartialEq for Pattern {
 
 /// Rules of a `number` or `integer` property.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct NumberRules {
     /// `integer` rather than `number`.
     pub integer: bool,
@@ -216,6 +233,7 @@ pub struct NumberRules {
 
 /// Rules of a single-select (`string` with choices).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SelectRules {
     /// The choices, in display order.
     pub choices: Vec<Choice>,
@@ -227,6 +245,7 @@ pub struct SelectRules {
 
 /// Rules of a multi-select (`array` of choices).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct MultiSelectRules {
     /// The choices, in display order.
     pub choices: Vec<Choice>,
@@ -242,8 +261,43 @@ pub struct MultiSelectRules {
     pub default: Option<Vec<String>>,
 }
 
+impl SelectRules {
+    /// A single-select of `choices`, in display order, with no default. It is written with
+    /// titles (`oneOf`) when any choice has one, else as a plain `enum`.
+    #[must_use]
+    pub fn new(choices: Vec<Choice>) -> SelectRules {
+        let style = if choices.iter().any(|c| c.title.is_some()) {
+            SelectStyle::Titled
+        } else {
+            SelectStyle::Untitled
+        };
+        SelectRules {
+            choices,
+            style,
+            default: None,
+        }
+    }
+}
+
+impl MultiSelectRules {
+    /// A multi-select of `choices`, in display order, with no bounds and no default. It is
+    /// written with titles (`anyOf`) when any choice has one.
+    #[must_use]
+    pub fn new(choices: Vec<Choice>) -> MultiSelectRules {
+        MultiSelectRules {
+            titled: choices.iter().any(|c| c.title.is_some()),
+            choices,
+            min_items: None,
+            max_items: None,
+            unique: false,
+            default: None,
+        }
+    }
+}
+
 /// What a property holds, with its rules.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Kind {
     /// `type: string`.
     String(StringRules),
@@ -307,6 +361,7 @@ impl Kind {
 
 /// One property of a form.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Property {
     /// The name on the wire.
     pub name: String,
@@ -318,6 +373,41 @@ pub struct Property {
     pub required: bool,
     /// What the property holds.
     pub kind: Kind,
+}
+
+impl Property {
+    /// An optional property named `name` on the wire, with no title or description.
+    #[must_use]
+    pub fn new(name: impl Into<String>, kind: Kind) -> Property {
+        Property {
+            name: name.into(),
+            title: None,
+            description: None,
+            required: false,
+            kind,
+        }
+    }
+
+    /// Sets the `title`, the field's label.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Property {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the `description`, its help text.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Property {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Lists the property in the schema's `required`, or not.
+    #[must_use]
+    pub fn with_required(mut self, required: bool) -> Property {
+        self.required = required;
+        self
+    }
 }
 
 /// A requestedSchema: `{"type":"object","properties":{..},"required":[..]}`.
@@ -373,6 +463,7 @@ impl std::fmt::Display for Lint {
 
 impl RequestedSchema {
     /// A schema with these properties, in this order.
+    #[must_use]
     pub fn new(properties: Vec<Property>) -> Self {
         RequestedSchema::build(properties, false, None, Vec::new())
     }
@@ -485,6 +576,7 @@ impl RequestedSchema {
     /// (`pattern`, `exclusiveMinimum`, a root `title`, unknown keywords) and forms they mishandle
     /// (no properties). Empty for every schema the derive produces. Use it to check a server's
     /// own schemas before sending them.
+    #[must_use]
     pub fn lint(&self) -> &[Lint] {
         &self.lints
     }
@@ -496,11 +588,13 @@ impl RequestedSchema {
     }
 
     /// The properties, in wire order.
+    #[must_use]
     pub fn properties(&self) -> &[Property] {
         &self.properties
     }
 
     /// The property named `name` on the wire.
+    #[must_use]
     pub fn property(&self, name: &str) -> Option<&Property> {
         self.properties.iter().find(|p| p.name == name)
     }
@@ -515,6 +609,7 @@ impl RequestedSchema {
 
     /// Whether accepted content may hold properties the schema does not list. A derived type
     /// with `#[serde(deny_unknown_fields)]` refuses them; this is enforced on parse, never sent.
+    #[must_use]
     pub fn denies_unknown(&self) -> bool {
         self.deny_unknown
     }
@@ -545,6 +640,7 @@ impl RequestedSchema {
     }
 
     /// The `$schema` dialect URI sent with the schema, if any.
+    #[must_use]
     pub fn dialect(&self) -> Option<&str> {
         self.dialect.as_deref()
     }
