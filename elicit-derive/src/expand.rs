@@ -12,7 +12,7 @@ use crate::fallback;
 use crate::model::{Container, Data};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
-    let cx = Ctxt::default();
+    let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, input);
     check::check(&cx, &cont);
     match cx.check() {

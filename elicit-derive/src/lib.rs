@@ -1,7 +1,7 @@
 //! `#[derive(Elicit)]`: the derive macro of `elicit-core`. Use it through `elicit_core::Elicit`.
 //!
 //! The macro runs a small pipeline: `attr` reads the attributes it needs, `model` builds a
-//! borrowed model of the item, `check` refuses what MCP elicitation cannot express, and
+//! borrowed model of the item, `check` (with `keys` for foreign attributes) refuses what MCP elicitation cannot express, and
 //! `expand` writes the impl. When a check fails, `fallback` still writes a minimal impl so
 //! that one mistake gives one error.
 
@@ -10,6 +10,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod fallback;
+mod keys;
 mod model;
 mod sensitive;
 

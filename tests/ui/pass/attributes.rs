@@ -22,6 +22,10 @@ struct Profile {
     cache: Vec<Vec<u8>>,
     #[serde(skip_deserializing)]
     computed: std::collections::HashMap<String, String>,
+    // Neither the schema nor the parse sees a skipped field, so its keys are not checked.
+    #[serde(skip)]
+    #[schemars(with = "String", extend("x-internal" = true))]
+    raw: Vec<u8>,
     #[elicit(not_sensitive = "counts tokens, holds none")]
     token_count: u32,
     #[schemars(url)]
