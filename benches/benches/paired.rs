@@ -204,6 +204,51 @@ fn parse_group<T: Elicit + Clone + serde::Serialize>(
     results
 }
 
+/// A 24-field reply whose keys arrive in reverse declaration order, so that every key misses
+/// the reader's first guess (the property declared next) and is looked up by name.
+fn key_order_group(rounds: usize) {
+    let reply = accept_reply(&large());
+    let value: serde_json::Value = serde_json::from_str(&reply).expect("a reply");
+    let entries: Vec<String> = Large::requested_schema()
+        .properties()
+        .iter()
+        .rev()
+        .filter_map(|p| Some(format!("{:?}:{}", p.name, value["content"].get(&p.name)?)))
+        .collect();
+    let reversed = format!(
+        r#"{{"action":"accept","content":{{{}}}}}"#,
+        entries.join(",")
+    );
+    assert_eq!(
+        paths::typed::<Large>(&reversed),
+        paths::typed::<Large>(&reply)
+    );
+    compare(
+        "24-field reply, keys in reverse declaration order",
+        rounds,
+        vec![
+            (
+                "(f) floor, reversed keys",
+                Box::new(|| {
+                    black_box(paths::floor::<Large>(black_box(&reversed)));
+                }),
+            ),
+            (
+                "typed parse, keys in declaration order",
+                Box::new(|| {
+                    black_box(paths::typed::<Large>(black_box(&reply)));
+                }),
+            ),
+            (
+                "typed parse, reversed keys (each looked up)",
+                Box::new(|| {
+                    black_box(paths::typed::<Large>(black_box(&reversed)));
+                }),
+            ),
+        ],
+    );
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     // `cargo bench` passes `--bench`; a plain `cargo test` of benches passes nothing to time.
@@ -251,6 +296,8 @@ fn main() {
             ),
         ],
     );
+
+    key_order_group(rounds);
 
     let big = decline_with_content(100 * 1024);
     let cancel = big.replace("\"decline\"", "\"cancel\"");

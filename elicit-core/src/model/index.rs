@@ -1,55 +1,10 @@
-//! Finding a property by its wire name in a few instructions, whatever order keys arrive in.
+//! Finding a property by its wire name in a few instructions, whatever order keys arrive in:
+//! [`KeyIndex`], an open-addressing table of property indices (and, for long choice lists, of
+//! choice indices), keyed by a hash of every byte of the name, seeded once per process, so no
+//! set of names can be chosen in advance to pile into one slot. Before it, a reader compares the
+//! key with the property declared next ([`RequestedSchema::guess_after`]).
 //!
-//! Two parts, built once per schema:
-//! - [`KeyIndex`], an open-addressing table of property indices (and, for long choice lists, of
-//!   choice indices), keyed by a hash of every byte of the name, seeded once per process, so no
-//!   set of names can be chosen in advance to pile into one slot;
-//! - [`Successors`], which remembers, for each property, the one that followed it in the last
-//!   reply. A client sends its keys in the same order every time, so after the first reply the
-//!   guess is right and a lookup is one comparison.
-
-use std::sync::atomic::{AtomicU16, Ordering};
-
-/// For each property (and the start of a reply), the property that followed it last time.
-#[derive(Debug, Default)]
-pub(crate) struct Successors {
-    /// Slot 0 is the start of a reply; slot `i + 1` follows property `i`. Holds an index.
-    next: Box<[AtomicU16]>,
-}
-
-impl Successors {
-    pub(crate) fn new(len: usize) -> Self {
-        // Before any reply, guess declaration order: property i is followed by i + 1.
-        let next = (0..=len)
-            .map(|slot| AtomicU16::new(u16::try_from(slot).unwrap_or(0)))
-            .collect();
-        Successors { next }
-    }
-
-    /// The property expected after `previous` (`None`: the first key of a reply).
-    #[inline]
-    pub(crate) fn guess(&self, previous: Option<usize>) -> usize {
-        let slot = previous.map_or(0, |p| p + 1);
-        self.next
-            .get(slot)
-            .map_or(usize::MAX, |n| usize::from(n.load(Ordering::Relaxed)))
-    }
-
-    /// Remembers that `found` followed `previous`.
-    #[inline]
-    pub(crate) fn learn(&self, previous: Option<usize>, found: usize) {
-        let slot = previous.map_or(0, |p| p + 1);
-        if let (Some(n), Ok(found)) = (self.next.get(slot), u16::try_from(found)) {
-            n.store(found, Ordering::Relaxed);
-        }
-    }
-}
-
-impl Clone for Successors {
-    fn clone(&self) -> Self {
-        Successors::new(self.next.len().saturating_sub(1))
-    }
-}
+//! [`RequestedSchema::guess_after`]: super::RequestedSchema::guess_after
 
 /// Whether two byte strings are equal. Keys are short, so up to 16 bytes this is at most three
 /// byte or two overlapping word compares, with no call and no loop.

@@ -266,14 +266,13 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
         }
     }
 
-    /// Matches a key to its property: the guess from the last reply's order first, then the
-    /// index.
+    /// Matches a key to its property: the property declared next first, then the index.
     #[inline(always)]
     fn find(&mut self, key: &str) {
         let sink = self.sink;
         self.found = match sink.schema.guess_after(key, self.previous) {
             Some(i) => Some(i),
-            None => find_key(sink, self.previous, key),
+            None => find_key(sink, key),
         };
         match self.found {
             Some(i) => {
@@ -323,9 +322,9 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
 
 /// Finds the property a key names, past the guess. Not generic: compiled once.
 #[inline(never)]
-fn find_key(sink: &Sink<'_>, previous: Option<usize>, key: &str) -> Option<usize> {
+fn find_key(sink: &Sink<'_>, key: &str) -> Option<usize> {
     let schema = sink.schema;
-    let found = schema.learn_after(key, previous);
+    let found = schema.position(key);
     if found.is_none() && schema.deny_unknown {
         sink.push(
             Location::Property(key.to_owned()),

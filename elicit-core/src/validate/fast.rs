@@ -641,7 +641,7 @@ impl<'de> Fields<'_, 'de, '_, '_> {
         let schema = self.sink.schema;
         let found = match schema.guess_after(key, self.previous) {
             Some(i) => Some(i),
-            None => schema.learn_after(key, self.previous),
+            None => schema.position(key),
         };
         self.next = match found {
             Some(i) => {
