@@ -2,7 +2,8 @@
 //! divided by the floor's from the same round. On a noisy machine absolute times drift; these
 //! ratios hold. Also peak memory per parse, from a counting global allocator.
 //!
-//! Run with `cargo bench -p elicit-benches --bench paired` (`-- --quick` for fewer rounds).
+//! Run with `cargo bench -p elicit-benches --bench paired` (`-- --quick` for fewer rounds, and
+//! group names to run only those: `-- --quick key-order`).
 
 #[path = "common/paths.rs"]
 mod paths;
@@ -249,20 +250,52 @@ fn key_order_group(rounds: usize) {
     );
 }
 
+/// A group of paths, run for this many rounds.
+type Group = fn(usize);
+
+/// The groups, by name: `cargo bench --bench paired -- NAME..` runs those whose names contain
+/// any argument given (all when none is).
+const GROUPS: &[(&str, Group)] = &[
+    ("parse-small", |rounds| {
+        parse_group::<Small>("5-field reply", &small(), rounds);
+    }),
+    ("parse-large", |rounds| {
+        parse_group::<Large>("24-field reply", &large(), rounds);
+    }),
+    ("shapes", shapes_group),
+    ("key-order", key_order_group),
+    ("decline", decline_group),
+    ("schema", schema_group),
+];
+
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
     // `cargo bench` passes `--bench`; a plain `cargo test` of benches passes nothing to time.
-    if std::env::args().any(|a| a == "--list") {
+    if args.iter().any(|a| a == "--list") {
         return;
     }
-    let rounds = if quick { 100 } else { 1000 };
+    let rounds = if args.iter().any(|a| a == "--quick") {
+        100
+    } else {
+        1000
+    };
+    let names: Vec<&str> = args
+        .iter()
+        .filter(|a| !a.starts_with("--"))
+        .map(String::as_str)
+        .collect();
     println!("elicit paired benchmarks: ratios to the first path of each group, same run");
-    parse_group::<Small>("5-field reply", &small(), rounds);
-    parse_group::<Large>("24-field reply", &large(), rounds);
+    for (name, group) in GROUPS {
+        if names.is_empty() || names.iter().any(|n| name.contains(n)) {
+            group(rounds);
+        }
+    }
+}
 
-    // Replies of other shapes: content before the action, which the fast pass skips and reads
-    // again, and an escaped key, which it does not read (the report pass reads the reply, then
-    // the target is read from a `serde_json::Value`).
+/// Replies of other shapes: content before the action, which the fast pass skips and reads
+/// again, and an escaped key, which it does not read (the report pass reads the reply, then the
+/// target is read from a `serde_json::Value`).
+fn shapes_group(rounds: usize) {
     let reply = accept_reply(&small());
     let content_first = format!(
         r#"{{"content":{},"action":"accept"}}"#,
@@ -296,9 +329,10 @@ fn main() {
             ),
         ],
     );
+}
 
-    key_order_group(rounds);
-
+/// Declines and cancels that carry content, which is skipped unread.
+fn decline_group(rounds: usize) {
     let big = decline_with_content(100 * 1024);
     let cancel = big.replace("\"decline\"", "\"cancel\"");
     assert!(matches!(
@@ -329,7 +363,10 @@ fn main() {
             ),
         ],
     );
+}
 
+/// The cached `requested_schema()` against an empty call, and the first, uncached build.
+fn schema_group(rounds: usize) {
     let _ = Large::requested_schema();
     let cached = compare(
         "requested_schema(): cached call, against an empty call",
