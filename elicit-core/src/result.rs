@@ -3,15 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer};
 use serde::ser::{self, Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::Elicit;
-use crate::error::ElicitError;
-use crate::limits::Limits;
-use crate::validate::envelope::{Envelope, Outcome};
-use crate::validate::{Sink, run};
+use crate::error::{ElicitError, Location, Rule, Violation};
 
 /// What the user did with the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,6 +31,20 @@ impl ElicitAction {
     }
 }
 
+impl ElicitAction {
+    /// The action a wire word names: exactly `accept`, `decline` or `cancel`. Every reader of a
+    /// reply matches the word here.
+    #[inline]
+    pub(crate) fn from_wire(word: &str) -> Option<ElicitAction> {
+        match word {
+            "accept" => Some(ElicitAction::Accept),
+            "decline" => Some(ElicitAction::Decline),
+            "cancel" => Some(ElicitAction::Cancel),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for ElicitAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -47,16 +56,13 @@ impl FromStr for ElicitAction {
 
     /// Exactly `accept`, `decline` or `cancel`; any other spelling is refused.
     fn from_str(s: &str) -> Result<Self, ElicitError> {
-        match s {
-            "accept" => Ok(ElicitAction::Accept),
-            "decline" => Ok(ElicitAction::Decline),
-            "cancel" => Ok(ElicitAction::Cancel),
-            other => Err(ElicitError::new(vec![crate::error::Violation::new(
-                crate::error::Location::Envelope,
-                crate::error::Rule::ActionInvalid,
-                Some(format!("{other:?}")),
-            )])),
-        }
+        ElicitAction::from_wire(s).ok_or_else(|| {
+            ElicitError::new(vec![Violation::new(
+                Location::Envelope,
+                Rule::ActionInvalid,
+                Some(format!("{s:?}")),
+            )])
+        })
     }
 }
 
@@ -135,78 +141,6 @@ impl<T> ElicitResult<T> {
     /// no after a decline (the user refused) or an accept.
     pub fn is_retryable(&self) -> bool {
         matches!(self, ElicitResult::Cancel)
-    }
-
-    pub(crate) fn from_outcome(outcome: Outcome<T>) -> Self {
-        match outcome {
-            Outcome::Accept(value) => ElicitResult::Accept(value),
-            Outcome::Decline => ElicitResult::Decline,
-            Outcome::Cancel => ElicitResult::Cancel,
-        }
-    }
-}
-
-impl<T: Elicit> ElicitResult<T> {
-    /// Parses a reply from JSON text, reporting every violation, not only the first.
-    ///
-    /// Decline and cancel ignore `content` whatever it holds. Accept with absent or `null`
-    /// content is read as `{}`, so required fields are reported missing.
-    ///
-    /// The default [`Limits`] apply: 1 MiB per reply, 64 KiB per string.
-    pub fn from_json(json: &str) -> Result<Self, ElicitError> {
-        Self::from_json_with(json, &Limits::DEFAULT)
-    }
-
-    /// [`from_json`](Self::from_json) with other limits.
-    pub fn from_json_with(json: &str, limits: &Limits) -> Result<Self, ElicitError> {
-        let outcome = run::from_str(T::requested_schema(), json, limits)?;
-        Self::from_outcome(outcome).check()
-    }
-
-    /// Parses a reply from JSON bytes; invalid UTF-8 is reported as a JSON error.
-    pub fn from_slice(json: &[u8]) -> Result<Self, ElicitError> {
-        run::check_size(json, &Limits::DEFAULT)?;
-        Self::from_json(run::utf8(json)?)
-    }
-
-    /// Parses a reply already held as a JSON value, reporting every violation.
-    pub fn from_value(value: Value) -> Result<Self, ElicitError> {
-        Self::from_value_ref(&value)
-    }
-
-    pub(crate) fn from_value_ref(value: &Value) -> Result<Self, ElicitError> {
-        let outcome = run::from_value(T::requested_schema(), value)?;
-        Self::from_outcome(outcome).check()
-    }
-
-    /// Runs the type's server-side rules (`#[elicit(validate = ..)]`) on accepted content.
-    pub(crate) fn check(self) -> Result<Self, ElicitError> {
-        if let ElicitResult::Accept(value) = &self {
-            let mut violations = Vec::new();
-            value.__elicit_validate(&mut violations);
-            if !violations.is_empty() {
-                crate::validate::in_form_order(T::requested_schema(), &mut violations);
-                return Err(ElicitError::new(violations));
-            }
-        }
-        Ok(self)
-    }
-}
-
-/// The validating parse. It stops at the first error that stops `T` itself (a value of the wrong
-/// JSON type); its message lists the violations found up to there. Use
-/// [`ElicitResult::from_json`] for the full list.
-impl<'de, T: Elicit> Deserialize<'de> for ElicitResult<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let sink = Sink::new(T::requested_schema());
-        let result = Envelope::<T>::new(&sink).deserialize(d);
-        match result {
-            Ok(outcome) if sink.is_empty() => Self::from_outcome(outcome)
-                .check()
-                .map_err(de::Error::custom),
-            Err(e) if sink.is_empty() => Err(e),
-            _ => Err(de::Error::custom(sink.into_error())),
-        }
     }
 }
 

@@ -24,7 +24,7 @@ impl RequestedSchema {
     /// schema defaults into accepted content for absent properties (not a default that breaks
     /// its own property's rules).
     pub fn parse_result(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
-        run::from_value(self, reply).map(|outcome| self.finish(ElicitResult::from_outcome(outcome)))
+        run::from_value(self, reply).map(|result| self.finish(result))
     }
 
     /// [`parse_result`](Self::parse_result) for a reply held as JSON text, under the default
@@ -39,8 +39,7 @@ impl RequestedSchema {
         json: &str,
         limits: &Limits,
     ) -> Result<ElicitResult<Content>, ElicitError> {
-        run::from_str(self, json, limits)
-            .map(|outcome| self.finish(ElicitResult::from_outcome(outcome)))
+        run::from_str(self, json, limits).map(|result| self.finish(result))
     }
 
     fn finish(&self, result: ElicitResult<Content>) -> ElicitResult<Content> {

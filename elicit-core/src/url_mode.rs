@@ -14,7 +14,7 @@ use crate::error::ElicitError;
 use crate::jsonrpc::{self, RequestId};
 use crate::model::Lint;
 use crate::result::ElicitAction;
-use crate::validate::envelope::{Envelope, Outcome};
+use crate::validate::envelope::Envelope;
 use crate::validate::{Sink, run};
 use crate::version::ProtocolVersion;
 
@@ -229,7 +229,7 @@ impl UrlElicitResult {
 
     /// Parses a reply from JSON text.
     pub fn from_json(json: &str) -> Result<Self, ElicitError> {
-        run::consent_from_str(json).map(Self::from_outcome)
+        run::consent_from_str(json).map(|r| Self::from_action(r.action()))
     }
 
     /// Parses a reply held as a JSON value.
@@ -238,14 +238,14 @@ impl UrlElicitResult {
     }
 
     pub(crate) fn from_value_ref(value: &Value) -> Result<Self, ElicitError> {
-        run::consent_from_value(value).map(Self::from_outcome)
+        run::consent_from_value(value).map(|r| Self::from_action(r.action()))
     }
 
-    fn from_outcome<C>(outcome: Outcome<C>) -> Self {
-        match outcome {
-            Outcome::Accept(_) => UrlElicitResult::Accept,
-            Outcome::Decline => UrlElicitResult::Decline,
-            Outcome::Cancel => UrlElicitResult::Cancel,
+    fn from_action(action: ElicitAction) -> Self {
+        match action {
+            ElicitAction::Accept => UrlElicitResult::Accept,
+            ElicitAction::Decline => UrlElicitResult::Decline,
+            ElicitAction::Cancel => UrlElicitResult::Cancel,
         }
     }
 }
@@ -254,7 +254,7 @@ impl<'de> Deserialize<'de> for UrlElicitResult {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let sink = Sink::new(crate::model::RequestedSchema::empty());
         match Envelope::consent(&sink).deserialize(d) {
-            Ok(outcome) => Ok(Self::from_outcome(outcome)),
+            Ok(result) => Ok(Self::from_action(result.action())),
             Err(e) if sink.is_empty() => Err(e),
             Err(_) => Err(serde::de::Error::custom(sink.into_error())),
         }

@@ -14,10 +14,11 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::check::{Check, Hint, Target};
-use super::envelope::{Envelope, Outcome};
+use super::envelope::Envelope;
 use super::fast::{GiveUp, Object};
 use super::{BitSet, Sink};
 use crate::error::{Location, Rule};
+use crate::result::ElicitResult;
 
 /// Deserializes accepted content into `C` through the rules.
 pub(crate) struct ContentSeed<'a, 's, C> {
@@ -47,7 +48,7 @@ pub(crate) trait ReadContent: Sized {
     fn envelope<'de, D: Deserializer<'de>>(
         envelope: Envelope<'_, '_, Self>,
         d: D,
-    ) -> Result<Outcome<Self>, D::Error> {
+    ) -> Result<ElicitResult<Self>, D::Error> {
         d.deserialize_map(envelope)
     }
 
@@ -80,7 +81,7 @@ impl ReadContent for Report {
     fn envelope<'de, D: Deserializer<'de>>(
         envelope: Envelope<'_, '_, Report>,
         d: D,
-    ) -> Result<Outcome<Report>, D::Error> {
+    ) -> Result<ElicitResult<Report>, D::Error> {
         d.deserialize_any(envelope)
     }
 }

@@ -13,14 +13,7 @@ use super::Sink;
 use super::adapter::{ContentSeed, ReadContent, Report};
 use super::check::stop;
 use crate::error::{Location, Rule};
-use crate::result::ElicitAction;
-
-/// What a reply says: the action and, on accept, the content read into `C`.
-pub(crate) enum Outcome<C> {
-    Accept(C),
-    Decline,
-    Cancel,
-}
+use crate::result::{ElicitAction, ElicitResult};
 
 /// Reads a whole reply, checking the content of an accept into `C`.
 pub(crate) struct Envelope<'a, 's, C> {
@@ -53,9 +46,9 @@ impl<'a, 's> Envelope<'a, 's, Report> {
 }
 
 impl<'de, C: ReadContent> DeserializeSeed<'de> for Envelope<'_, '_, C> {
-    type Value = Outcome<C>;
+    type Value = ElicitResult<C>;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Outcome<C>, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ElicitResult<C>, D::Error> {
         C::envelope(self, d)
     }
 }
@@ -75,13 +68,13 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
 }
 
 impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
-    type Value = Outcome<C>;
+    type Value = ElicitResult<C>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an ElicitResult object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Outcome<C>, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ElicitResult<C>, A::Error> {
         let mut action: Option<ElicitAction> = None;
         let mut content: Option<C> = None;
         let mut early: Option<Value> = None;
@@ -119,8 +112,8 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
         }
         match action {
             None => Err(self.refuse(Rule::ActionMissing, None)),
-            Some(ElicitAction::Decline) => Ok(Outcome::Decline),
-            Some(ElicitAction::Cancel) => Ok(Outcome::Cancel),
+            Some(ElicitAction::Decline) => Ok(ElicitResult::Decline),
+            Some(ElicitAction::Cancel) => Ok(ElicitResult::Cancel),
             Some(ElicitAction::Accept) => {
                 let content = match content {
                     Some(c) => c,
@@ -131,36 +124,36 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
                         .deserialize(&early.unwrap_or(Value::Null))
                         .map_err(de::Error::custom)?,
                 };
-                Ok(Outcome::Accept(content))
+                Ok(ElicitResult::Accept(content))
             }
         }
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Outcome<C>, E> {
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<ElicitResult<C>, E> {
         Err(self.not_object(&v.to_string()))
     }
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Outcome<C>, E> {
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<ElicitResult<C>, E> {
         Err(self.not_object(&v.to_string()))
     }
 
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Outcome<C>, E> {
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<ElicitResult<C>, E> {
         Err(self.not_object(&v.to_string()))
     }
 
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Outcome<C>, E> {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ElicitResult<C>, E> {
         Err(self.not_object(&v.to_string()))
     }
 
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Outcome<C>, E> {
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<ElicitResult<C>, E> {
         Err(self.not_object("a string"))
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<Outcome<C>, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<ElicitResult<C>, E> {
         Err(self.not_object("null"))
     }
 
-    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<Outcome<C>, A::Error> {
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<ElicitResult<C>, A::Error> {
         Err(self.not_object("an array"))
     }
 }
@@ -219,12 +212,8 @@ impl<'de> Visitor<'de> for ActionSeed<'_, '_> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<ElicitAction, E> {
-        match v {
-            "accept" => Ok(ElicitAction::Accept),
-            "decline" => Ok(ElicitAction::Decline),
-            "cancel" => Ok(ElicitAction::Cancel),
-            other => Err(self.invalid(serde_json::to_string(other).unwrap_or_default())),
-        }
+        ElicitAction::from_wire(v)
+            .ok_or_else(|| self.invalid(serde_json::to_string(v).unwrap_or_default()))
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<ElicitAction, E> {

@@ -24,12 +24,11 @@ use serde::forward_to_deserialize_any;
 
 use super::adapter::{Checked, ReadContent};
 use super::check::Target;
-use super::envelope::Outcome;
 use super::{BitSet, Sink};
 use crate::error::{Rule, Violation};
 use crate::limits::Limits;
 use crate::model::RequestedSchema;
-use crate::result::ElicitAction;
+use crate::result::{ElicitAction, ElicitResult};
 
 /// Why the fast pass stopped: a shape it does not read, broken JSON or a broken rule (the full
 /// parse reads the reply and says what is wrong), or a value the target refused. One word, as
@@ -111,7 +110,7 @@ pub(crate) fn read<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
-) -> Result<Outcome<C>, Failure> {
+) -> Result<ElicitResult<C>, Failure> {
     let sink = Sink::with_limits(schema, limits);
     let mut reader = Reader {
         text: json,
@@ -126,9 +125,9 @@ pub(crate) fn read<C: ReadContent>(
     match action {
         Ok(_) if !sink.is_empty() => Err(Failure::Shape),
         // An accept with no content is read as `{}` by the full parse.
-        Ok(ElicitAction::Accept) => content.map(Outcome::Accept).ok_or(Failure::Shape),
-        Ok(ElicitAction::Decline) => Ok(Outcome::Decline),
-        Ok(ElicitAction::Cancel) => Ok(Outcome::Cancel),
+        Ok(ElicitAction::Accept) => content.map(ElicitResult::Accept).ok_or(Failure::Shape),
+        Ok(ElicitAction::Decline) => Ok(ElicitResult::Decline),
+        Ok(ElicitAction::Cancel) => Ok(ElicitResult::Cancel),
         Err(give_up) => Err(failure(give_up, &sink, &reader)),
     }
 }
@@ -182,12 +181,7 @@ fn envelope<'de>(
         r.expect(b':')?;
         match key {
             "action" if action.is_none() => {
-                action = Some(match r.key()? {
-                    "accept" => ElicitAction::Accept,
-                    "decline" => ElicitAction::Decline,
-                    "cancel" => ElicitAction::Cancel,
-                    _ => return Err(GiveUp::SHAPE),
-                });
+                action = Some(ElicitAction::from_wire(r.key()?).ok_or(GiveUp::SHAPE)?);
             }
             "content" if !content_seen => {
                 content_seen = true;

@@ -16,6 +16,7 @@ pub(crate) mod fast;
 pub mod format;
 pub(crate) mod run;
 mod slots;
+mod typed;
 
 use std::cell::{Cell, RefCell};
 

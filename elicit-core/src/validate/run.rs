@@ -15,11 +15,12 @@ use serde_json::Value;
 
 use super::Sink;
 use super::adapter::{ReadContent, Report};
-use super::envelope::{Envelope, Outcome};
+use super::envelope::Envelope;
 use super::fast::{self, Failure};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 use crate::model::RequestedSchema;
+use crate::result::ElicitResult;
 
 /// Refuses a reply over the size limit before any of it is parsed.
 pub(crate) fn check_size(json: &[u8], limits: &Limits) -> Result<(), ElicitError> {
@@ -49,7 +50,7 @@ pub(crate) fn from_str<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
-) -> Result<Outcome<C>, ElicitError> {
+) -> Result<ElicitResult<C>, ElicitError> {
     check_size(json.as_bytes(), limits)?;
     match fast::read::<C>(schema, json, limits) {
         Ok(outcome) => Ok(outcome),
@@ -99,7 +100,7 @@ pub(crate) fn reference_str<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
-) -> Result<Outcome<C>, ElicitError> {
+) -> Result<ElicitResult<C>, ElicitError> {
     let sink = Sink::with_limits(schema, limits);
     let mut de = serde_json::Deserializer::from_str(json);
     let fast = Envelope::<C>::new(&sink)
@@ -126,7 +127,7 @@ fn report_str(
 pub(crate) fn from_value<C: ReadContent>(
     schema: &RequestedSchema,
     value: &Value,
-) -> Result<Outcome<C>, ElicitError> {
+) -> Result<ElicitResult<C>, ElicitError> {
     from_value_with(schema, value, &Limits::DEFAULT)
 }
 
@@ -134,7 +135,7 @@ fn from_value_with<C: ReadContent>(
     schema: &RequestedSchema,
     value: &Value,
     limits: &Limits,
-) -> Result<Outcome<C>, ElicitError> {
+) -> Result<ElicitResult<C>, ElicitError> {
     let sink = Sink::with_limits(schema, limits);
     let fast = Envelope::<C>::new(&sink).deserialize(value);
     finish(sink, fast, &|| report_value(schema, value, limits))
@@ -175,7 +176,7 @@ pub(crate) fn from_content<C: ReadContent>(
 }
 
 /// Parses a URL-mode reply held as JSON text: the action only.
-pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<Report>, ElicitError> {
+pub(crate) fn consent_from_str(json: &str) -> Result<ElicitResult<Report>, ElicitError> {
     check_size(json.as_bytes(), &Limits::DEFAULT)?;
     let schema = RequestedSchema::empty();
     let sink = Sink::new(schema);
@@ -189,7 +190,7 @@ pub(crate) fn consent_from_str(json: &str) -> Result<Outcome<Report>, ElicitErro
 }
 
 /// Parses a URL-mode reply held as a JSON value.
-pub(crate) fn consent_from_value(value: &Value) -> Result<Outcome<Report>, ElicitError> {
+pub(crate) fn consent_from_value(value: &Value) -> Result<ElicitResult<Report>, ElicitError> {
     let sink = Sink::new(RequestedSchema::empty());
     let fast = Envelope::consent(&sink).deserialize(value);
     finish(sink, fast, &|| (Vec::new(), None))
@@ -199,9 +200,9 @@ pub(crate) fn consent_from_value(value: &Value) -> Result<Outcome<Report>, Elici
 /// path is generic; the rest is compiled once.
 fn finish<C>(
     sink: Sink<'_>,
-    fast: Result<Outcome<C>, serde_json::Error>,
+    fast: Result<ElicitResult<C>, serde_json::Error>,
     report: &dyn Fn() -> (Vec<Violation>, Option<serde_json::Error>),
-) -> Result<Outcome<C>, ElicitError> {
+) -> Result<ElicitResult<C>, ElicitError> {
     match fast {
         Ok(outcome) if sink.is_empty() => Ok(outcome),
         Ok(_) => Err(sink.into_error()),
