@@ -205,6 +205,43 @@ fn parse_group<T: Elicit + Clone + serde::Serialize>(
     results
 }
 
+/// A reply rmcp has already read into its `ElicitResult`, as a server's `create_elicitation`
+/// returns it: rmcp's own typed read against the validating one.
+fn rmcp_group<T: Elicit + serde::Serialize + PartialEq + std::fmt::Debug>(
+    label: &str,
+    value: &T,
+    rounds: usize,
+) {
+    let result: rmcp::model::ElicitResult =
+        serde_json::from_str(&accept_reply(value)).expect("an rmcp result");
+    assert_eq!(paths::from_rmcp::<T>(&result).as_ref(), Some(value));
+    assert_eq!(paths::rmcp_typed::<T>(&result).as_ref(), Some(value));
+    compare(
+        label,
+        rounds,
+        vec![
+            (
+                "(r) rmcp's Peer::elicit: clone the content, from_value",
+                Box::new(|| {
+                    black_box(paths::rmcp_typed::<T>(black_box(&result)));
+                }),
+            ),
+            (
+                "serde derive over &Value, no clone, no validation",
+                Box::new(|| {
+                    black_box(paths::rmcp_borrowed::<T>(black_box(&result)));
+                }),
+            ),
+            (
+                "validating ElicitResult::from_rmcp",
+                Box::new(|| {
+                    black_box(paths::from_rmcp::<T>(black_box(&result)));
+                }),
+            ),
+        ],
+    );
+}
+
 /// A 24-field reply whose keys arrive in reverse declaration order, so that every key misses
 /// the reader's first guess (the property declared next) and is looked up by name.
 fn key_order_group(rounds: usize) {
@@ -264,6 +301,12 @@ const GROUPS: &[(&str, Group)] = &[
     }),
     ("shapes", shapes_group),
     ("key-order", key_order_group),
+    ("rmcp-small", |rounds| {
+        rmcp_group::<Small>("5-field reply held by rmcp", &small(), rounds);
+    }),
+    ("rmcp-large", |rounds| {
+        rmcp_group::<Large>("24-field reply held by rmcp", &large(), rounds);
+    }),
     ("decline", decline_group),
     ("schema", schema_group),
 ];

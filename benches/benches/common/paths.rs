@@ -58,6 +58,30 @@ pub fn rmcp<T: DeserializeOwned>(reply: &str) -> Option<T> {
     }
 }
 
+/// What rmcp's typed `Peer::elicit` does with the result it holds: clone the content, then
+/// `from_value` (no validation).
+pub fn rmcp_typed<T: DeserializeOwned>(result: &::rmcp::model::ElicitResult) -> Option<T> {
+    match result.action {
+        ::rmcp::model::ElicitationAction::Accept => {
+            serde_json::from_value(result.content.clone()?).ok()
+        }
+        _ => None,
+    }
+}
+
+/// Serde's derive reading the content where rmcp holds it, without a clone (no validation).
+pub fn rmcp_borrowed<T: DeserializeOwned>(result: &::rmcp::model::ElicitResult) -> Option<T> {
+    match result.action {
+        ::rmcp::model::ElicitationAction::Accept => T::deserialize(result.content.as_ref()?).ok(),
+        _ => None,
+    }
+}
+
+/// The validating read of rmcp's result.
+pub fn from_rmcp<T: Elicit>(result: &::rmcp::model::ElicitResult) -> Option<T> {
+    ElicitResult::<T>::from_rmcp(result).ok()?.accepted()
+}
+
 /// (d) A `jsonschema` validator of the requestedSchema, then `from_value`.
 pub struct JsonSchemaPath {
     validator: jsonschema::Validator,
