@@ -13,7 +13,9 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use elicit_benches::{Large, Small, accept_reply, decline_with_content, large, small};
+use elicit_benches::{
+    KeyOrder, Large, Small, accept_reply, decline_with_content, large, reply_in, small,
+};
 use elicit_core::{Elicit, ElicitResult};
 use paths::JsonSchemaPath;
 
@@ -242,39 +244,39 @@ fn rmcp_group<T: Elicit + serde::Serialize + PartialEq + std::fmt::Debug>(
     );
 }
 
-/// A 24-field reply whose keys arrive in reverse declaration order, so that every key misses
-/// the reader's first guess (the property declared next) and is looked up by name.
+/// A 24-field reply with its keys in the form's order, sorted by name, and reversed: the first
+/// is matched by the reader's first guess (the property declared next), the second by its second
+/// (the property whose name sorts next), the last only by looking each key up.
 fn key_order_group(rounds: usize) {
-    let reply = accept_reply(&large());
-    let value: serde_json::Value = serde_json::from_str(&reply).expect("a reply");
-    let entries: Vec<String> = Large::requested_schema()
-        .properties()
-        .iter()
-        .rev()
-        .filter_map(|p| Some(format!("{:?}:{}", p.name, value["content"].get(&p.name)?)))
-        .collect();
-    let reversed = format!(
-        r#"{{"action":"accept","content":{{{}}}}}"#,
-        entries.join(",")
-    );
-    assert_eq!(
-        paths::typed::<Large>(&reversed),
-        paths::typed::<Large>(&reply)
-    );
+    let declared = reply_in(&large(), KeyOrder::Declared);
+    let sorted = reply_in(&large(), KeyOrder::Sorted);
+    let reversed = reply_in(&large(), KeyOrder::Reversed);
+    for reply in [&sorted, &reversed] {
+        assert_eq!(
+            paths::typed::<Large>(reply),
+            paths::typed::<Large>(&declared)
+        );
+    }
     compare(
-        "24-field reply, keys in reverse declaration order",
+        "24-field reply, keys in three orders",
         rounds,
         vec![
             (
-                "(f) floor, reversed keys",
+                "(f) floor, keys in declaration order",
                 Box::new(|| {
-                    black_box(paths::floor::<Large>(black_box(&reversed)));
+                    black_box(paths::floor::<Large>(black_box(&declared)));
                 }),
             ),
             (
                 "typed parse, keys in declaration order",
                 Box::new(|| {
-                    black_box(paths::typed::<Large>(black_box(&reply)));
+                    black_box(paths::typed::<Large>(black_box(&declared)));
+                }),
+            ),
+            (
+                "typed parse, keys sorted by name",
+                Box::new(|| {
+                    black_box(paths::typed::<Large>(black_box(&sorted)));
                 }),
             ),
             (

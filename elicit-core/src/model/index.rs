@@ -2,9 +2,11 @@
 //! [`KeyIndex`], an open-addressing table of property indices (and, for long choice lists, of
 //! choice indices), keyed by a hash of every byte of the name, seeded once per process, so no
 //! set of names can be chosen in advance to pile into one slot. Before it, a reader compares the
-//! key with the property declared next ([`RequestedSchema::guess_after`]).
+//! key with the property declared next ([`RequestedSchema::guess_after`]), then with the one
+//! whose name sorts next ([`RequestedSchema::find_after`]): the two orders clients write.
 //!
 //! [`RequestedSchema::guess_after`]: super::RequestedSchema::guess_after
+//! [`RequestedSchema::find_after`]: super::RequestedSchema::find_after
 
 /// Whether two byte strings are equal. Keys are short, so up to 16 bytes this is at most three
 /// byte or two overlapping word compares, with no call and no loop.

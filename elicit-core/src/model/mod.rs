@@ -422,6 +422,10 @@ pub struct RequestedSchema {
     pub(crate) lints: Vec<Lint>,
     /// Derived from `properties`: rebuilt by [`RequestedSchema::reindex`] whenever they change.
     index: index::KeyIndex,
+    /// Slot 0: the property whose name sorts first; slot `i + 1`: the one whose name sorts right
+    /// after property `i`'s. The order of a reply written from a sorted map (serde_json's default
+    /// `Map`, so rmcp's and many clients'), so a reader guesses it second.
+    sorted_next: Box<[u32]>,
     /// Bit `i` set for each required property `i`, when there are at most 64 properties.
     required_mask: Option<u64>,
     /// Per property: whether its `default` (if any) passes its own rules, so it may be filled in.
@@ -479,6 +483,7 @@ impl RequestedSchema {
             dialect,
             lints,
             index: index::KeyIndex::default(),
+            sorted_next: Box::new([]),
             required_mask: None,
             default_ok: Vec::new(),
             choice_index: Vec::new(),
@@ -491,6 +496,7 @@ impl RequestedSchema {
     /// Rebuilds the name index after `properties` changed.
     pub(crate) fn reindex(&mut self) {
         self.index = index::KeyIndex::new(self.properties.iter().map(|p| p.name.as_str()));
+        self.sorted_next = sorted_successors(&self.properties);
         self.names = self.properties.iter().map(|p| p.name.clone()).collect();
         self.required_mask = (self.properties.len() <= 64).then(|| {
             self.properties
@@ -653,13 +659,79 @@ impl RequestedSchema {
     }
 
     /// The property declared after `previous` (the first, after none), if `key` names it: one
-    /// comparison. Clients send keys in the form's order, so this is nearly always right; a
-    /// miss costs one [`position`](Self::position), which the paired benchmark shows is lost in
-    /// the noise even when every key misses (keys in reverse order).
+    /// comparison. Clients that keep the form's order are matched here; the rest go to
+    /// [`find_after`](Self::find_after).
     #[inline(always)]
     pub(crate) fn guess_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
         let guess = previous.map_or(0, |p| p + 1);
         let p = self.properties.get(guess)?;
         index::same_bytes(p.name.as_bytes(), key.as_bytes()).then_some(guess)
+    }
+
+    /// The property `key` names, past the first guess: the property whose name sorts right after
+    /// `previous`'s (the order of a reply written from a sorted map), then the index. Both
+    /// guesses come from the schema alone, so a schema holds nothing learned from replies.
+    #[inline(never)]
+    pub(crate) fn find_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
+        let slot = previous.map_or(0, |p| p + 1);
+        let sorted = self.sorted_next.get(slot).map(|&i| i as usize);
+        if let Some(p) = sorted.and_then(|i| self.properties.get(i))
+            && index::same_bytes(p.name.as_bytes(), key.as_bytes())
+        {
+            return sorted;
+        }
+        self.position(key)
+    }
+}
+
+/// For [`RequestedSchema::sorted_next`]: the successor of each property (and of the start) in the
+/// byte order of their names.
+fn sorted_successors(properties: &[Property]) -> Box<[u32]> {
+    let mut order: Vec<usize> = (0..properties.len()).collect();
+    order.sort_by(|&a, &b| properties[a].name.cmp(&properties[b].name));
+    let mut next = vec![u32::MAX; properties.len() + 1];
+    let mut slot = 0;
+    for &i in &order {
+        next[slot] = u32::try_from(i).unwrap_or(u32::MAX);
+        slot = i + 1;
+    }
+    next.into_boxed_slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, Property, RequestedSchema};
+
+    fn schema(names: &[&str]) -> RequestedSchema {
+        RequestedSchema::new(
+            names
+                .iter()
+                .map(|n| Property::new(*n, Kind::Boolean(None)))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_second_guess_follows_the_names_in_byte_order() {
+        let s = schema(&["name", "email", "age", "Zone"]);
+        // Sorted: Zone (3), age (2), email (1), name (0). Slot 0 is the start, slot i + 1
+        // follows property i: name is last, email is followed by name, age by email, Zone by age.
+        assert_eq!(&*s.sorted_next, &[3, u32::MAX, 0, 1, 2]);
+        // A reply written in sorted order misses the first guess and meets the second at every
+        // key.
+        let mut previous = None;
+        for (key, want) in [("Zone", 3), ("age", 2), ("email", 1), ("name", 0)] {
+            assert_eq!(s.guess_after(key, previous), None, "{key}");
+            assert_eq!(s.find_after(key, previous), Some(want), "{key}");
+            previous = Some(want);
+        }
+        // Neither guess: the index still finds it, and an unknown key is none.
+        assert_eq!(s.find_after("age", None), Some(2));
+        assert_eq!(s.find_after("other", Some(0)), None);
+    }
+
+    #[test]
+    fn an_empty_form_has_only_the_start_slot() {
+        assert_eq!(&*schema(&[]).sorted_next, &[u32::MAX]);
     }
 }

@@ -267,13 +267,14 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
         }
     }
 
-    /// Matches a key to its property: the property declared next first, then the index.
+    /// Matches a key to its property: the property declared next first, then
+    /// [`find_key`].
     #[inline(always)]
     fn find(&mut self, key: &str) {
         let sink = self.sink;
         self.found = match sink.schema.guess_after(key, self.previous) {
             Some(i) => Some(i),
-            None => find_key(sink, key),
+            None => find_key(sink, key, self.previous),
         };
         match self.found {
             Some(i) => {
@@ -323,9 +324,9 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
 
 /// Finds the property a key names, past the guess. Not generic: compiled once.
 #[inline(never)]
-fn find_key(sink: &Sink<'_>, key: &str) -> Option<usize> {
+fn find_key(sink: &Sink<'_>, key: &str, previous: Option<usize>) -> Option<usize> {
     let schema = sink.schema;
-    let found = schema.position(key);
+    let found = schema.find_after(key, previous);
     if found.is_none() && schema.deny_unknown {
         sink.push(
             Location::Property(key.to_owned()),

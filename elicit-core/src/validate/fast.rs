@@ -635,7 +635,7 @@ impl<'de> Fields<'_, 'de, '_, '_> {
         let schema = self.sink.schema;
         let found = match schema.guess_after(key, self.previous) {
             Some(i) => Some(i),
-            None => schema.position(key),
+            None => schema.find_after(key, self.previous),
         };
         self.next = match found {
             Some(i) => {
