@@ -1,0 +1,208 @@
+//! The schema model's own API, pinned: comparisons, accessors and setters, and the paths a
+//! reply takes only for large forms (long choice lists, more than 64 properties).
+
+use elicit_core::RequestedSchema;
+use elicit_core::schema::{
+    Bound, Choice, Kind, MultiSelectRules, NumberRules, Pattern, Property, SelectRules, StringRules,
+};
+use serde_json::{Value, json};
+
+fn schema(json: Value) -> RequestedSchema {
+    RequestedSchema::from_value(json).expect("a valid schema")
+}
+
+fn accept(content: Value) -> String {
+    json!({"action": "accept", "content": content}).to_string()
+}
+
+/// The properties each violation of `reply` names, in order.
+fn refused(schema: &RequestedSchema, reply: &str) -> Vec<String> {
+    let e = schema.parse_result_json(reply).expect_err("refused");
+    e.violations()
+        .iter()
+        .map(|v| v.property().unwrap_or("-").to_owned())
+        .collect()
+}
+
+#[test]
+fn patterns_are_equal_when_their_sources_are() {
+    let a = Pattern::new("^a+$").unwrap();
+    assert_eq!(a, Pattern::new("^a+$").unwrap());
+    assert_ne!(a, Pattern::new("^b+$").unwrap());
+    // Equal sources, however the expression would match, and a different spelling of the same
+    // language is another pattern.
+    assert_ne!(a, Pattern::new("^(a)+$").unwrap());
+}
+
+#[test]
+fn schemas_differ_in_every_part_that_goes_on_the_wire() {
+    let base = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let s = schema(base.clone());
+    assert_eq!(s, schema(base.clone()));
+    assert_ne!(
+        s,
+        schema(json!({"type": "object", "properties": {"b": {"type": "string"}}}))
+    );
+    let mut denies = s.clone();
+    denies.set_deny_unknown(true);
+    assert_ne!(s, denies);
+    let mut dialect = s.clone();
+    dialect.set_dialect(Some("https://json-schema.org/draft/2020-12/schema".into()));
+    assert_ne!(s, dialect);
+    // A lint (here a keyword outside the subset) makes another schema.
+    let linted = schema(
+        json!({"type": "object", "properties": {"a": {"type": "string"}},
+        "additionalProperties": true}),
+    );
+    assert!(!linted.lint().is_empty(), "{:?}", linted.lint());
+    assert_ne!(s, linted);
+}
+
+#[test]
+fn the_unknown_key_rule_is_read_and_set() {
+    let mut s = schema(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
+    let reply = accept(json!({"a": "x", "extra": 1}));
+    assert!(!s.denies_unknown());
+    assert!(s.parse_result_json(&reply).is_ok());
+    s.set_deny_unknown(true);
+    assert!(s.denies_unknown());
+    assert_eq!(refused(&s, &reply), ["extra"]);
+    s.set_deny_unknown(false);
+    assert!(s.parse_result_json(&reply).is_ok());
+}
+
+#[test]
+fn the_dialect_is_read_set_and_written() {
+    let mut s = schema(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
+    assert_eq!(s.dialect(), None);
+    let uri = "https://json-schema.org/draft/2020-12/schema";
+    s.set_dialect(Some(uri.into()));
+    assert_eq!(s.dialect(), Some(uri));
+    assert_eq!(serde_json::to_value(&s).unwrap()["$schema"], uri);
+    s.set_dialect(None);
+    assert_eq!(serde_json::to_value(&s).unwrap().get("$schema"), None);
+}
+
+#[test]
+fn required_names_the_required_properties_in_form_order() {
+    let s = schema(json!({"type": "object", "properties": {
+        "a": {"type": "string"}, "b": {"type": "boolean"}, "c": {"type": "string"}
+    }, "required": ["c", "a"]}));
+    assert_eq!(s.required().collect::<Vec<_>>(), ["a", "c"]);
+    let none = schema(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
+    assert_eq!(none.required().count(), 0);
+}
+
+#[test]
+fn every_kind_says_whether_it_has_a_default() {
+    let choice = |value: &str| Choice {
+        value: value.into(),
+        title: None,
+    };
+    let choices = || vec![choice("x"), choice("y")];
+    let without = [
+        Kind::String(StringRules::default()),
+        Kind::Number(NumberRules::default()),
+        Kind::Boolean(None),
+        Kind::Select(SelectRules::new(choices())),
+        Kind::MultiSelect(MultiSelectRules::new(choices())),
+    ];
+    for kind in &without {
+        assert!(!kind.has_default(), "{kind:?}");
+        assert_eq!(kind.default_value(), None, "{kind:?}");
+    }
+    let with = schema(json!({"type": "object", "properties": {
+        "s": {"type": "string", "default": "d"},
+        "n": {"type": "integer", "default": 3},
+        "b": {"type": "boolean", "default": false},
+        "e": {"type": "string", "enum": ["x", "y"], "default": "y"},
+        "m": {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}, "default": ["x"]}
+    }}));
+    for p in with.properties() {
+        assert!(p.kind.has_default(), "{}", p.name);
+    }
+}
+
+/// More choices than a reader scans in a line, so each is looked up in the choice's index.
+fn long_choices(prefix: &str) -> Vec<String> {
+    (0..40).map(|i| format!("{prefix}{i}")).collect()
+}
+
+#[test]
+fn long_choice_lists_find_each_choice_of_their_own_property() {
+    // Two long lists, the second not first in the form, so a lookup that used the wrong
+    // property's index would miss.
+    let s = schema(json!({"type": "object", "properties": {
+        "first": {"type": "string", "enum": long_choices("a")},
+        "flag": {"type": "boolean"},
+        "second": {"type": "string", "enum": long_choices("b")},
+        "many": {"type": "array", "items": {"type": "string", "enum": long_choices("c")}}
+    }}));
+    let ok = accept(json!({"first": "a39", "flag": true, "second": "b17", "many": ["c0", "c39"]}));
+    let content = s.parse_result_json(&ok).expect("accepted").accepted();
+    assert_eq!(content.unwrap().get("second"), Some(&json!("b17")));
+    for (content, property) in [
+        (json!({"first": "b17"}), "first"),
+        (json!({"second": "a39"}), "second"),
+        (json!({"second": "b40"}), "second"),
+        (json!({"many": ["c1", "a1"]}), "many"),
+    ] {
+        assert_eq!(refused(&s, &accept(content)), [property]);
+    }
+}
+
+#[test]
+fn a_form_over_64_properties_checks_every_required_one() {
+    let mut properties = serde_json::Map::new();
+    for i in 0..70 {
+        properties.insert(format!("p{i}"), json!({"type": "integer"}));
+    }
+    let required = ["p3", "p60", "p66"];
+    let s = schema(json!({"type": "object", "properties": properties, "required": required}));
+    let all = accept(json!({"p3": 1, "p60": 2, "p66": 3}));
+    assert!(s.parse_result_json(&all).is_ok());
+    assert_eq!(refused(&s, &accept(json!({"p3": 1, "p66": 3}))), ["p60"]);
+    assert_eq!(refused(&s, &accept(json!({"p60": 1, "p66": 3}))), ["p3"]);
+    assert_eq!(refused(&s, &accept(json!({"p3": 1, "p60": 3}))), ["p66"]);
+}
+
+#[test]
+fn a_missing_required_property_is_the_only_one_named() {
+    let s = schema(json!({"type": "object", "properties": {
+        "a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"},
+        "d": {"type": "string"}
+    }, "required": ["a", "b", "c", "d"]}));
+    assert_eq!(
+        refused(&s, &accept(json!({"a": "x", "b": "x", "d": "x"}))),
+        ["c"]
+    );
+    assert_eq!(
+        refused(&s, &accept(json!({"b": "x", "c": "x"}))),
+        ["a", "d"]
+    );
+}
+
+#[test]
+fn bounds_read_as_floats_and_past_i128_stay_floats() {
+    assert_eq!(Bound::Int(3).as_f64(), 3.0);
+    assert_eq!(Bound::Int(-7).as_f64(), -7.0);
+    assert_eq!(Bound::Float(2.5).as_f64(), 2.5);
+    assert_eq!(Bound::from(12.0), Bound::Int(12));
+    assert_eq!(Bound::from(-0.5), Bound::Float(-0.5));
+    // 2^127 is integral but one past i128::MAX: it stays the float it is, never clamped.
+    let edge = 2f64.powi(127);
+    assert_eq!(Bound::from(edge), Bound::Float(edge));
+    assert_eq!(Bound::from(-edge), Bound::Float(-edge));
+    // The largest float below it is an integer bound, exactly.
+    let below = f64::from_bits(edge.to_bits() - 1);
+    assert_eq!(Bound::from(below), Bound::Int(below as i128));
+}
+
+#[test]
+fn property_constructors_need_no_struct_literal() {
+    let p = Property::new("a", Kind::Boolean(Some(true)))
+        .with_title("A")
+        .with_required(true);
+    assert!(p.kind.has_default());
+    assert!(p.required);
+}
