@@ -145,7 +145,26 @@ fn is_domain(domain: &[u8]) -> bool {
     if domain.is_empty() || domain.len() > 253 {
         return false;
     }
-    domain.split(|&b| b == b'.').all(is_label)
+    // One pass over an ASCII name; a name with other bytes is checked label by label. `len` is
+    // the length of the label so far, `hyphen` whether its last byte was a hyphen.
+    let (mut len, mut hyphen) = (0usize, false);
+    for &b in domain {
+        if class(b, LET_DIG) {
+            len += 1;
+            hyphen = false;
+            continue;
+        }
+        match b {
+            b'-' if len > 0 => {
+                len += 1;
+                hyphen = true;
+            }
+            b'.' if len > 0 && len <= 63 && !hyphen => len = 0,
+            0x80.. => return domain.split(|&b| b == b'.').all(is_label),
+            _ => return false,
+        }
+    }
+    len > 0 && len <= 63 && !hyphen
 }
 
 fn is_label(label: &[u8]) -> bool {

@@ -112,6 +112,8 @@ fn emails_per_rfc_5321() {
     assert!(!Format::Email.is_valid(&format!("x@{domain_253}b")));
     assert!(Format::Email.is_valid(&format!("x@{}.com", label(63))));
     assert!(!Format::Email.is_valid(&format!("x@{}.com", label(64))));
+    assert!(Format::Email.is_valid(&format!("x@com.{}", label(63))));
+    assert!(!Format::Email.is_valid(&format!("x@com.{}", label(64))));
     assert!(Format::Email.is_valid(&format!("{}@x.com", label(64))));
     assert!(!Format::Email.is_valid(&format!("{}@x.com", label(65))));
     for bad in [
@@ -128,6 +130,13 @@ fn emails_per_rfc_5321() {
         "a@x..com",
         "a@-x.com",
         "a@x-.com",
+        "a@x.com.",
+        "a@.x.com",
+        "a@x.co-",
+        "a@x.c_m",
+        "a@x.c m",
+        "a@",
+        "a@exämple-.com",
     ] {
         assert!(!Format::Email.is_valid(bad), "{bad}");
     }
@@ -138,6 +147,11 @@ fn emails_per_rfc_5321() {
         "\"a\\\"b\"@x.com",
         "\"a b\"@x.com",
         "user@localhost",
+        "a@x-y.com",
+        "a@x--y.c0m",
+        "a@xn--bcher-kva.example",
+        "a@9.example",
+        "a@x.exämple.com",
         "josé@exämple.com",
         "a!#$%&'*+/=?^_`{|}~-@x.com",
     ] {
