@@ -206,3 +206,48 @@ fn property_constructors_need_no_struct_literal() {
     assert!(p.kind.has_default());
     assert!(p.required);
 }
+
+#[test]
+fn a_runtime_request_for_2025_06_18_is_written_down_whatever_it_holds() {
+    use elicit_core::{FormRequest, ProtocolVersion};
+    let old = ProtocolVersion::V2025_06_18;
+    // Each of these needs rewriting for 2025-06-18 on its own: titled choices become
+    // `enumNames`, and only booleans keep a default.
+    for property in [
+        json!({"type": "string", "oneOf": [{"const": "a", "title": "A"}, {"const": "b", "title": "B"}]}),
+        json!({"type": "string", "enum": ["a", "b"], "default": "a"}),
+        json!({"type": "string", "default": "x"}),
+        json!({"type": "integer", "default": 3}),
+    ] {
+        let s = schema(
+            json!({"type": "object", "properties": {"p": property, "ok": {"type": "boolean", "default": true}}}),
+        );
+        let sent = FormRequest::new("m", &s).with_version(old).unwrap();
+        let p = &sent.schema().properties()[sent
+            .schema()
+            .properties()
+            .iter()
+            .position(|p| p.name == "p")
+            .unwrap()];
+        let wire = sent.to_value();
+        let written = &wire["requestedSchema"]["properties"]["p"];
+        assert_eq!(written.get("default"), None, "{written}");
+        assert_eq!(written.get("oneOf"), None, "{written}");
+        assert!(!p.kind.has_default(), "{property}");
+        assert_eq!(wire["requestedSchema"]["properties"]["ok"]["default"], true);
+        assert_eq!(sent.schema(), &s.for_version(old).unwrap());
+    }
+    // One that needs nothing is sent as it is.
+    let plain = schema(
+        json!({"type": "object", "properties": {"p": {"type": "string", "enum": ["a", "b"]}}}),
+    );
+    let sent = FormRequest::new("m", &plain).with_version(old).unwrap();
+    assert_eq!(sent.schema(), &plain);
+    // A dialect is not a 2025-06-18 keyword either.
+    let mut with_dialect = plain.clone();
+    with_dialect.set_dialect(Some("https://json-schema.org/draft/2020-12/schema".into()));
+    let sent = FormRequest::new("m", &with_dialect)
+        .with_version(old)
+        .unwrap();
+    assert_eq!(sent.schema().dialect(), None);
+}
