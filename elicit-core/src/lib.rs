@@ -93,8 +93,9 @@ pub mod __testing;
 /// The properties of a [`RequestedSchema`]: what each holds, with its rules.
 pub mod schema {
     pub use crate::model::{
-        Bound, Choice, Format, Kind, MultiSelectRules, NumberRules, Pattern, Property, SelectRules,
-        SelectStyle, StringRules,
+        BooleanField, Bound, Choice, Field, Format, Kind, MultiSelectField, MultiSelectRules,
+        NumberField, NumberRules, Pattern, Property, SchemaBuilder, SelectField, SelectRules,
+        SelectStyle, StringField, StringRules,
     };
 }
 

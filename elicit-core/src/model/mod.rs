@@ -5,6 +5,7 @@
 //! the same validation rules serve both.
 
 mod bound;
+mod builder;
 mod choices;
 pub(crate) mod index;
 mod keywords;
@@ -15,6 +16,9 @@ mod wire;
 
 pub use bound::Bound;
 pub(crate) use bound::Num;
+pub use builder::{
+    BooleanField, Field, MultiSelectField, NumberField, SchemaBuilder, SelectField, StringField,
+};
 pub(crate) use lower::lower;
 pub(crate) use lower::{FieldOrder, MAX_SAFE_INTEGER};
 pub(crate) use parse::is_integral;

@@ -1,0 +1,187 @@
+//! `RequestedSchema::builder()`: every kind built without struct literals, the wire form it
+//! writes, and the parser's refusals at `build()`.
+
+use elicit_core::schema::{Field, Format, Kind};
+use elicit_core::{ProtocolVersion, RequestedSchema};
+use serde_json::json;
+
+#[test]
+fn every_kind_writes_the_wire_form_the_parser_reads() {
+    let schema = RequestedSchema::builder()
+        .field(
+            Field::string("name")
+                .title("Name")
+                .description("Your full name")
+                .min_length(1)
+                .max_length(32)
+                .required(),
+        )
+        .field(
+            Field::string("email")
+                .format(Format::Email)
+                .default("a@b.co"),
+        )
+        .field(
+            Field::integer("party_size")
+                .title("Party size")
+                .range(1, 12)
+                .default(2)
+                .required(),
+        )
+        .field(Field::number("ratio").min_f64(0.0).max_f64(1.5))
+        .field(Field::boolean("agree").default(false))
+        .field(Field::select("repo", ["api", "web"]).default("web"))
+        .field(Field::titled_select(
+            "plan",
+            [("free", "Free"), ("team", "Team")],
+        ))
+        .field(
+            Field::multi_select("tags", ["x", "y", "z"])
+                .min_items(1)
+                .max_items(2)
+                .default(["x"]),
+        )
+        .field(Field::multi_select(
+            "labels",
+            [("bug", "Bug"), ("docs", "Docs")],
+        ))
+        .build()
+        .unwrap();
+    let wire = serde_json::to_value(&schema).unwrap();
+    let expected = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Name", "description": "Your full name",
+                     "minLength": 1, "maxLength": 32},
+            "email": {"type": "string", "format": "email", "default": "a@b.co"},
+            "party_size": {"type": "integer", "title": "Party size", "minimum": 1, "maximum": 12,
+                           "default": 2},
+            "ratio": {"type": "number", "minimum": 0, "maximum": 1.5},
+            "agree": {"type": "boolean", "default": false},
+            "repo": {"type": "string", "enum": ["api", "web"], "default": "web"},
+            "plan": {"type": "string", "oneOf": [{"const": "free", "title": "Free"},
+                                                 {"const": "team", "title": "Team"}]},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["x", "y", "z"]},
+                     "minItems": 1, "maxItems": 2, "default": ["x"]},
+            "labels": {"type": "array", "items": {"anyOf": [{"const": "bug", "title": "Bug"},
+                                                            {"const": "docs", "title": "Docs"}]}}
+        },
+        "required": ["name", "party_size"]
+    });
+    assert_eq!(wire, expected);
+    // The order built is the order sent, whatever order a JSON map keeps.
+    let names: Vec<&str> = schema
+        .properties()
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "name",
+            "email",
+            "party_size",
+            "ratio",
+            "agree",
+            "repo",
+            "plan",
+            "tags",
+            "labels"
+        ]
+    );
+    // Its wire form reads back to the same wire form, and the schema validates replies.
+    let back = RequestedSchema::from_value(wire.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&back).unwrap(), wire);
+    let ok =
+        json!({"action": "accept", "content": {"name": "Ada", "party_size": 3, "tags": ["y"]}});
+    assert!(schema.parse_result_json(&ok.to_string()).is_ok());
+    let bad = json!({"action": "accept", "content": {"name": "", "party_size": 13, "repo": "x"}});
+    let e = schema.parse_result_json(&bad.to_string()).unwrap_err();
+    let named: Vec<_> = e.violations().iter().filter_map(|v| v.property()).collect();
+    assert_eq!(named, ["name", "party_size", "repo"]);
+    assert!(matches!(schema.properties()[5].kind, Kind::Select(_)));
+    assert!(schema.lint().is_empty(), "{:?}", schema.lint());
+}
+
+#[test]
+fn build_refuses_what_the_parser_refuses_naming_the_property() {
+    let cases = [
+        (
+            RequestedSchema::builder().field(Field::integer("n").range(5, 1)),
+            "n",
+        ),
+        (
+            RequestedSchema::builder().field(Field::string("s").min_length(4).max_length(2)),
+            "s",
+        ),
+        (
+            RequestedSchema::builder().field(Field::select("c", ["a", "a"])),
+            "c",
+        ),
+        (
+            RequestedSchema::builder().field(Field::select("c", Vec::<String>::new())),
+            "c",
+        ),
+        (
+            RequestedSchema::builder().field(Field::number("f").min_f64(f64::NAN)),
+            "f",
+        ),
+        (
+            RequestedSchema::builder()
+                .field(Field::multi_select("m", ["a"]).min_items(2).max_items(1)),
+            "m",
+        ),
+        (
+            RequestedSchema::builder()
+                .field(Field::boolean("twice"))
+                .field(Field::string("twice")),
+            "twice",
+        ),
+    ];
+    for (builder, property) in cases {
+        let e = builder.build().expect_err(property);
+        assert_eq!(e.property_name(), Some(property), "{e}");
+    }
+}
+
+#[test]
+fn options_of_the_whole_form() {
+    let schema = RequestedSchema::builder()
+        .field(Field::string("a"))
+        .deny_unknown(true)
+        .dialect("https://json-schema.org/draft/2020-12/schema")
+        .build()
+        .unwrap();
+    assert!(schema.denies_unknown());
+    assert_eq!(
+        schema.dialect(),
+        Some("https://json-schema.org/draft/2020-12/schema")
+    );
+    let extra = json!({"action": "accept", "content": {"a": "x", "b": 1}}).to_string();
+    assert!(schema.parse_result_json(&extra).is_err());
+    // A default that breaks its own rules is an annotation, as the parser reads it: linted and
+    // never filled in.
+    let odd = RequestedSchema::builder()
+        .field(Field::select("c", ["a"]).default("b"))
+        .build()
+        .unwrap();
+    assert_eq!(odd.lint().len(), 1);
+    assert_eq!(odd.lint()[0].property.as_deref(), Some("c"));
+    // An empty builder is an empty form, which the parser reads too.
+    let empty = RequestedSchema::builder().build().unwrap();
+    assert!(empty.properties().is_empty());
+    // Titled choices are written down for 2025-06-18 like any runtime schema.
+    let titled = RequestedSchema::builder()
+        .field(Field::titled_select(
+            "plan",
+            [("free", "Free"), ("team", "Team")],
+        ))
+        .build()
+        .unwrap();
+    let old =
+        serde_json::to_value(titled.for_version(ProtocolVersion::V2025_06_18).unwrap()).unwrap();
+    assert_eq!(
+        old["properties"]["plan"]["enumNames"],
+        json!(["Free", "Team"])
+    );
+}
