@@ -1,0 +1,227 @@
+//! [`Form<T>`]: a derived form whose choice lists are given per request, and the handle that
+//! reads the reply against the schema that was sent.
+
+use std::marker::PhantomData;
+
+use serde_json::Value;
+
+use crate::Elicit;
+use crate::error::{ElicitError, SchemaError};
+use crate::limits::Limits;
+use crate::model::{Choice, Kind, MultiSelectRules, RequestedSchema, SelectRules};
+use crate::request::FormRequest;
+use crate::result::ElicitResult;
+use crate::validate::run;
+
+/// One request for a derived form `T`, with choice lists given at run time: "pick one of your
+/// repositories", "which of these open pull requests".
+///
+/// Build it from `T`'s schema, give the choices of each field that takes them, send
+/// [`request`](Form::request), and read the reply with [`parse_json`](Form::parse_json) or
+/// [`parse_value`](Form::parse_value): the answer is a `T`, checked against the schema that was
+/// sent, so a value that was a choice on another request is refused.
+///
+/// A field takes run-time choices when `T` can hold every one of them:
+/// - a `String` field becomes a single-select of the choices; each must pass the field's own
+///   rules (length, format);
+/// - a single- or multi-select field (an enum, or a `Vec` or set of one) keeps only the choices
+///   given, which must be among its own, in the order given.
+///
+/// Anything else (a name `T` does not have, a number or boolean field, a choice `T` cannot hold,
+/// no choices, a repeated one) is refused by [`choices`](Form::choices), before anything is
+/// sent.
+///
+/// ```
+/// use elicit_core::{Elicit, ElicitResult, Form};
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// /// Open a pull request.
+/// #[derive(Debug, Deserialize, JsonSchema, Elicit)]
+/// struct PullRequest {
+///     /// Repository
+///     repo: String,
+///     /// Branch
+///     #[schemars(length(min = 1))]
+///     branch: String,
+/// }
+///
+/// let form = Form::<PullRequest>::new()
+///     .choices("repo", [("api", "API"), ("web", "Web site"), ("docs", "Documentation")])?;
+/// let sent = serde_json::to_value(form.schema())?;
+/// assert_eq!(sent["properties"]["repo"]["oneOf"][2]["title"], "Documentation");
+///
+/// let reply = r#"{"action":"accept","content":{"repo":"web","branch":"main"}}"#;
+/// let Ok(ElicitResult::Accept(pr)) = form.parse_json(reply) else { panic!() };
+/// assert_eq!(pr.repo, "web");
+/// // Not one of this request's choices, though `T` could hold it:
+/// let reply = r#"{"action":"accept","content":{"repo":"cli","branch":"main"}}"#;
+/// assert!(form.parse_json(reply).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Form<T> {
+    schema: RequestedSchema,
+    message: String,
+    target: PhantomData<fn() -> T>,
+}
+
+impl<T: Elicit> Default for Form<T> {
+    fn default() -> Self {
+        Form::new()
+    }
+}
+
+impl<T: Elicit> Form<T> {
+    /// `T`'s form with its own message and choices, for the newest protocol version.
+    #[must_use]
+    pub fn new() -> Self {
+        Form {
+            schema: T::requested_schema().clone(),
+            message: T::message().to_owned(),
+            target: PhantomData,
+        }
+    }
+
+    /// Replaces the message shown with the form.
+    #[must_use]
+    pub fn message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+
+    /// Gives `property` (its name on the wire) these choices, in display order. A choice is a
+    /// value (`"api"`, a `String`) or a value and the title a client shows for it
+    /// (`("docs", "Documentation")`); the select is written with titles when any has one.
+    pub fn choices<I>(mut self, property: &str, choices: I) -> Result<Self, SchemaError>
+    where
+        I: IntoIterator,
+        I::Item: Into<Choice>,
+    {
+        let choices: Vec<Choice> = choices.into_iter().map(Into::into).collect();
+        let refuse = |message: String| SchemaError::property(property, message);
+        let base = T::requested_schema();
+        let Some(own) = base.properties().iter().find(|p| p.name == property) else {
+            return Err(refuse(format!(
+                "is not a property of this form; it has {}",
+                names(base)
+            )));
+        };
+        if choices.is_empty() {
+            return Err(refuse("needs at least one choice".into()));
+        }
+        for (i, c) in choices.iter().enumerate() {
+            if choices[..i].iter().any(|d| d.value == c.value) {
+                return Err(refuse(format!("lists the choice {:?} twice", c.value)));
+            }
+        }
+        let kind = match &own.kind {
+            Kind::String(_) => {
+                for c in &choices {
+                    if let Err(e) =
+                        base.validate_property(property, &Value::String(c.value.clone()))
+                    {
+                        return Err(refuse(format!(
+                            "cannot offer {:?}: the form's own rules refuse it ({e})",
+                            c.value
+                        )));
+                    }
+                }
+                Kind::Select(SelectRules::new(choices))
+            }
+            Kind::Select(rules) => Kind::Select(SelectRules::new(
+                subset(&rules.choices, choices).map_err(refuse)?,
+            )),
+            Kind::MultiSelect(rules) => {
+                let mut narrowed =
+                    MultiSelectRules::new(subset(&rules.choices, choices).map_err(refuse)?);
+                narrowed.min_items = rules.min_items;
+                narrowed.max_items = rules.max_items;
+                narrowed.unique = rules.unique;
+                Kind::MultiSelect(narrowed)
+            }
+            other => {
+                let article = if other.json_type() == "integer" {
+                    "an"
+                } else {
+                    "a"
+                };
+                return Err(refuse(format!(
+                    "is {article} {} field; only string, single-select and multi-select fields \
+                     take choices",
+                    other.json_type()
+                )));
+            }
+        };
+        let mut properties = self.schema.properties().to_vec();
+        if let Some(p) = properties.iter_mut().find(|p| p.name == property) {
+            p.kind = kind;
+        }
+        self.schema = RequestedSchema::build(
+            properties,
+            self.schema.deny_unknown,
+            self.schema.dialect.clone(),
+            self.schema.lints.clone(),
+        );
+        Ok(self)
+    }
+
+    /// The schema to send: `T`'s, with the choices given.
+    #[must_use]
+    pub fn schema(&self) -> &RequestedSchema {
+        &self.schema
+    }
+
+    /// The `elicitation/create` params for the newest version; write them for another with
+    /// [`FormRequest::with_version`].
+    #[must_use]
+    pub fn request(&self) -> FormRequest<'_> {
+        FormRequest::new(self.message.as_str(), &self.schema)
+    }
+
+    /// Reads a reply to this request from JSON text, checked against the schema sent, reporting
+    /// every violation. Decline and cancel carry no `T`.
+    pub fn parse_json(&self, json: &str) -> Result<ElicitResult<T>, ElicitError> {
+        run::from_str(&self.schema, json, &Limits::DEFAULT)?.check()
+    }
+
+    /// [`parse_json`](Self::parse_json) of a reply already held as a JSON value.
+    pub fn parse_value(&self, reply: &Value) -> Result<ElicitResult<T>, ElicitError> {
+        run::from_value(&self.schema, reply)?.check()
+    }
+}
+
+/// The property names of `schema`, for an error message.
+fn names(schema: &RequestedSchema) -> String {
+    let names: Vec<String> = schema
+        .properties()
+        .iter()
+        .map(|p| format!("`{}`", p.name))
+        .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// `given`, each of which must be among `own`; a choice given without a title keeps its own.
+fn subset(own: &[Choice], given: Vec<Choice>) -> Result<Vec<Choice>, String> {
+    given
+        .into_iter()
+        .map(|c| match own.iter().find(|o| o.value == c.value) {
+            Some(o) => Ok(Choice {
+                title: c.title.or_else(|| o.title.clone()),
+                value: c.value,
+            }),
+            None => Err(format!(
+                "cannot offer {:?}: the field holds only {}",
+                c.value,
+                own.iter()
+                    .map(|o| format!("{:?}", o.value))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        })
+        .collect()
+}

@@ -1,0 +1,188 @@
+//! `Form<T>`: a derived form with choices given per request, read back as `T` against the schema
+//! that was sent.
+
+use std::collections::BTreeSet;
+
+use elicit_core::schema::Kind;
+use elicit_core::{Elicit, ElicitResult, Form, ProtocolVersion};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, JsonSchema, Elicit)]
+#[serde(rename_all = "lowercase")]
+enum Label {
+    /// Bug
+    Bug,
+    /// Docs
+    Docs,
+    /// Feature
+    Feature,
+}
+
+/// Open a pull request.
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+struct PullRequest {
+    /// Repository
+    #[schemars(length(max = 8))]
+    repo: String,
+    /// Branch
+    #[schemars(length(min = 1))]
+    branch: String,
+    /// Labels
+    #[schemars(length(min = 1))]
+    labels: BTreeSet<Label>,
+    /// Kind
+    kind: Option<Label>,
+    /// Reviewers
+    #[schemars(range(min = 0, max = 5))]
+    reviewers: Option<u8>,
+}
+
+fn accept(content: serde_json::Value) -> String {
+    json!({"action": "accept", "content": content}).to_string()
+}
+
+fn refused_property(
+    result: Result<ElicitResult<PullRequest>, elicit_core::ElicitError>,
+) -> Vec<String> {
+    let e = result.expect_err("refused");
+    e.violations()
+        .iter()
+        .filter_map(|v| v.property().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn a_string_field_becomes_a_select_of_this_requests_choices() {
+    let form = Form::<PullRequest>::new()
+        .choices("repo", ["api", "web"])
+        .unwrap();
+    let sent = serde_json::to_value(form.schema()).unwrap();
+    assert_eq!(
+        sent["properties"]["repo"],
+        json!({"type": "string", "description": "Repository", "enum": ["api", "web"]})
+    );
+    // The rest of the form is T's own.
+    assert_eq!(
+        sent["properties"]["branch"],
+        serde_json::to_value(PullRequest::requested_schema()).unwrap()["properties"]["branch"]
+    );
+    assert_eq!(
+        form.schema().required().collect::<Vec<_>>(),
+        ["repo", "branch", "labels"]
+    );
+
+    let ok = accept(json!({"repo": "web", "branch": "main", "labels": ["bug"]}));
+    let Ok(ElicitResult::Accept(pr)) = form.parse_json(&ok) else {
+        panic!("accepted")
+    };
+    assert_eq!(pr.repo, "web");
+    let value: serde_json::Value = serde_json::from_str(&ok).unwrap();
+    assert!(matches!(
+        form.parse_value(&value),
+        Ok(ElicitResult::Accept(_))
+    ));
+    // A value T could hold, but not a choice of this request.
+    let other = accept(json!({"repo": "cli", "branch": "main", "labels": ["bug"]}));
+    assert!(
+        PullRequest::requested_schema()
+            .parse_result_json(&other)
+            .is_ok()
+    );
+    assert_eq!(refused_property(form.parse_json(&other)), ["repo"]);
+    // Another request's choices are that request's.
+    let next = Form::<PullRequest>::new().choices("repo", ["cli"]).unwrap();
+    assert!(next.parse_json(&other).is_ok());
+    assert_eq!(refused_property(next.parse_json(&ok)), ["repo"]);
+    // Decline and cancel carry no value.
+    assert!(matches!(
+        form.parse_json(r#"{"action":"decline"}"#),
+        Ok(ElicitResult::Decline)
+    ));
+}
+
+#[test]
+fn enum_fields_keep_only_the_choices_given_with_their_titles() {
+    let form = Form::<PullRequest>::new()
+        .choices("labels", ["docs", "bug"])
+        .unwrap()
+        .choices("kind", [("feature", "New feature")])
+        .unwrap();
+    let sent = serde_json::to_value(form.schema()).unwrap();
+    assert_eq!(
+        sent["properties"]["labels"]["items"]["anyOf"],
+        json!([{"const": "docs", "title": "Docs"}, {"const": "bug", "title": "Bug"}])
+    );
+    assert_eq!(sent["properties"]["labels"]["minItems"], 1);
+    // A set stays a set: the same choice twice is refused, as T's own schema refuses it.
+    let Kind::MultiSelect(rules) = &form.schema().properties()[2].kind else {
+        panic!("{sent}")
+    };
+    assert!(rules.unique);
+    let twice = accept(json!({"repo": "a", "branch": "b", "labels": ["bug", "bug"]}));
+    assert_eq!(refused_property(form.parse_json(&twice)), ["labels"]);
+    assert_eq!(
+        sent["properties"]["kind"]["oneOf"],
+        json!([{"const": "feature", "title": "New feature"}])
+    );
+    let ok =
+        accept(json!({"repo": "a", "branch": "b", "labels": ["bug", "docs"], "kind": "feature"}));
+    let pr = form.parse_json(&ok).unwrap().accepted().unwrap();
+    assert_eq!(pr.labels, [Label::Bug, Label::Docs].into_iter().collect());
+    assert_eq!(
+        (pr.branch.as_str(), pr.kind, pr.reviewers),
+        ("b", Some(Label::Feature), None)
+    );
+    let other = accept(json!({"repo": "a", "branch": "b", "labels": ["feature"], "kind": "bug"}));
+    assert_eq!(
+        refused_property(form.parse_json(&other)),
+        ["labels", "kind"]
+    );
+}
+
+#[test]
+fn choices_the_form_cannot_take_are_refused_before_anything_is_sent() {
+    let refusals = [
+        ("nope", vec!["a"], "is not a property"),
+        ("reviewers", vec!["1"], "is an integer field"),
+        ("repo", vec![], "at least one choice"),
+        ("repo", vec!["a", "a"], "twice"),
+        (
+            "repo",
+            vec!["much-too-long"],
+            "the form's own rules refuse it",
+        ),
+        ("labels", vec!["bug", "wontfix"], "the field holds only"),
+    ];
+    for (property, choices, says) in refusals {
+        let e = Form::<PullRequest>::new()
+            .choices(property, choices)
+            .expect_err(property);
+        assert_eq!(e.property_name(), Some(property), "{e}");
+        assert!(e.to_string().contains(says), "{e}");
+    }
+}
+
+#[test]
+fn the_request_is_written_for_each_version() {
+    let form = Form::<PullRequest>::new()
+        .message("Open a pull request on one of your repositories")
+        .choices("repo", [("api", "API"), ("web", "Web site")])
+        .unwrap();
+    let latest = form.request().to_value();
+    assert_eq!(
+        latest["message"],
+        "Open a pull request on one of your repositories"
+    );
+    assert_eq!(
+        latest["requestedSchema"]["properties"]["repo"]["oneOf"][1]["title"],
+        "Web site"
+    );
+    // 2025-06-18 has no multi-select: the form says which field, when the request is built.
+    let e = form
+        .request()
+        .with_version(ProtocolVersion::V2025_06_18)
+        .unwrap_err();
+    assert_eq!(e.property_name(), Some("labels"));
+}
