@@ -166,6 +166,11 @@ impl<T: Elicit> Form<T> {
         Ok(self)
     }
 
+    /// The message shown with the form.
+    pub(crate) fn message_text(&self) -> &str {
+        &self.message
+    }
+
     /// The schema to send: `T`'s, with the choices given.
     #[must_use]
     pub fn schema(&self) -> &RequestedSchema {

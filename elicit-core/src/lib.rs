@@ -59,6 +59,7 @@
 #![warn(missing_docs)]
 
 mod cache;
+mod confirm;
 mod content;
 mod custom;
 mod error;
@@ -100,6 +101,7 @@ pub mod schema {
     };
 }
 
+pub use confirm::Confirm;
 pub use content::Content;
 pub use custom::Invalid;
 pub use error::{ElicitError, Location, Rule, SchemaError, Violation};

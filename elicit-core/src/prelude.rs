@@ -17,7 +17,9 @@
 pub use crate::retry::RetryPolicy;
 #[cfg(feature = "rmcp")]
 pub use crate::rmcp::{Ask, Asked, ElicitPeerExt, Interrupt, Round, StateKey};
-pub use crate::{ElicitError, ElicitResult, InputRequired, InputResponse, UrlElicitResult};
+pub use crate::{
+    Confirm, ElicitError, ElicitResult, Form, InputRequired, InputResponse, UrlElicitResult,
+};
 
 /// `#[derive(Elicit)]`, and the trait it implements.
 pub use crate::Elicit;

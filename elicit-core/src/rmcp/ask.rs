@@ -11,9 +11,10 @@ use ::rmcp::service::{RequestContext, RoleServer};
 
 use super::asked::{Asked, Interrupt};
 use super::peer::negotiated_version;
-use super::question::{FormQuestion, Questions, UrlQuestion};
+use super::question::{FormQuestion, Questions, SchemaQuestion, UrlQuestion};
 use super::state::{Binding, Carried, StateError, StateKey};
 use crate::Elicit;
+use crate::model::RequestedSchema;
 use crate::retry::Attempt;
 use crate::round_trip::{InputRequests, InputRequired};
 use crate::version::ProtocolVersion;
@@ -198,6 +199,35 @@ impl Ask {
     /// a timeout on it first.
     pub fn form<T: Elicit>(&self, key: impl Into<String>) -> FormQuestion<'_, T> {
         FormQuestion::new(self, key.into())
+    }
+
+    /// Asks for a `T` under `key` with the schema and message of `form`: run-time choices
+    /// (see [`Form`](crate::Form)). The answer is checked against the choices sent.
+    pub fn form_with<'a, T: Elicit>(
+        &'a self,
+        key: impl Into<String>,
+        form: &'a crate::Form<T>,
+    ) -> FormQuestion<'a, T> {
+        FormQuestion::of(self, key.into(), form)
+    }
+
+    /// Asks a yes/no question: the [`Confirm`](crate::Confirm) form with `message`, under the
+    /// key `confirm: {message}`. Await it, then ask the answer
+    /// [`is_confirmed`](crate::ElicitResult::is_confirmed).
+    pub fn confirm(&self, message: impl Into<String>) -> FormQuestion<'_, crate::Confirm> {
+        let message = message.into();
+        FormQuestion::new(self, format!("confirm: {message}")).message(message)
+    }
+
+    /// Asks for the form of a schema built or received at run time, under `key`. The answer is
+    /// its [`Content`](crate::Content), validated against the schema.
+    pub fn schema<'a>(
+        &'a self,
+        key: impl Into<String>,
+        message: impl Into<String>,
+        schema: &'a RequestedSchema,
+    ) -> SchemaQuestion<'a> {
+        SchemaQuestion::new(self, key.into(), message.into(), schema)
     }
 
     /// Sends the user to `url` (URL mode) under `key`. Await it for the `UrlElicitResult`.

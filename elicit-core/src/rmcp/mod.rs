@@ -60,6 +60,6 @@ pub use ask::{Ask, DEFAULT_MAX_ROUNDS};
 pub use asked::{Asked, ElicitMode, Interrupt};
 pub use convert::Unrepresentable;
 pub use peer::{ElicitOptions, ElicitPeerExt, PeerElicitError, negotiated_version};
-pub use question::{FormQuestion, Question, Questions, UrlQuestion};
+pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use rounds::Round;
 pub use state::{DEFAULT_TTL, StateError, StateKey, StateKeyError};

@@ -14,12 +14,16 @@ use super::ask::Ask;
 use super::asked::{ElicitMode, Interrupt};
 use super::peer::PeerElicitError;
 use crate::Elicit;
+use crate::content::Content;
 use crate::error::ElicitError;
+use crate::form::Form;
+use crate::model::RequestedSchema;
 use crate::request::FormRequest;
 use crate::result::{ElicitAction, ElicitResult};
 use crate::retry::{AttemptOutcome, RetryPolicy};
 use crate::round_trip::InputRequests;
 use crate::url_mode::{UrlElicitResult, UrlRequest};
+use crate::validate::run;
 use crate::version::ProtocolVersion;
 
 /// A question asked through [`Ask`]: [`FormQuestion`] or [`UrlQuestion`]. Await one on its
@@ -123,6 +127,8 @@ pub struct FormQuestion<'a, T> {
     ask: &'a Ask,
     key: String,
     message: Option<String>,
+    /// The schema to send, when it is not `T`'s own: a [`Form`] with run-time choices.
+    sent: Option<&'a RequestedSchema>,
     policy: RetryPolicy,
     timeout: Option<Duration>,
     form: PhantomData<fn() -> T>,
@@ -134,9 +140,19 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
             ask,
             key,
             message: None,
+            sent: None,
             policy: RetryPolicy::NONE,
             timeout: None,
             form: PhantomData,
+        }
+    }
+
+    /// A question that sends `form`'s schema and message, and reads the answer against it.
+    pub(crate) fn of(ask: &'a Ask, key: String, form: &'a Form<T>) -> Self {
+        FormQuestion {
+            message: Some(form.message_text().to_owned()),
+            sent: Some(form.schema()),
+            ..FormQuestion::new(ask, key)
         }
     }
 
@@ -186,9 +202,12 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
     }
 
     fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {
-        let form = T::form_request_for(version)
-            .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e)))?;
-        Ok(Params::Form(form.with_message(message.to_owned())))
+        let form = match self.sent {
+            Some(schema) => FormRequest::owned(message, schema.clone()).with_version(version),
+            None => T::form_request_for(version).map(|form| form.with_message(message.to_owned())),
+        };
+        form.map(Params::Form)
+            .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e)))
     }
 }
 
@@ -202,13 +221,112 @@ impl<T: Elicit + Send> Question for FormQuestion<'_, T> {
     }
 
     fn read(&self, reply: &Value) -> Result<ElicitResult<T>, ElicitError> {
-        ElicitResult::from_value_ref(reply)
+        match self.sent {
+            // The schema sent for the newest version: a down-levelled one takes the same
+            // values (titles and defaults differ, never what is valid).
+            Some(schema) => run::from_value(schema, reply)?.check(),
+            None => ElicitResult::from_value_ref(reply),
+        }
     }
 }
 
 impl<'a, T: Elicit + Send> IntoFuture for FormQuestion<'a, T> {
     type Output = Result<ElicitResult<T>, Interrupt>;
     type IntoFuture = Answering<'a, ElicitResult<T>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { self.ask.answer(&self).await })
+    }
+}
+
+/// A form of a schema built or received at run time: asks under a key and reads the answer as
+/// [`Content`], validated against that schema. Made by [`Ask::schema`].
+#[must_use = "a question is asked when it is awaited"]
+pub struct SchemaQuestion<'a> {
+    ask: &'a Ask,
+    key: String,
+    message: String,
+    schema: &'a RequestedSchema,
+    policy: RetryPolicy,
+    timeout: Option<Duration>,
+}
+
+impl<'a> SchemaQuestion<'a> {
+    pub(crate) fn new(
+        ask: &'a Ask,
+        key: String,
+        message: String,
+        schema: &'a RequestedSchema,
+    ) -> Self {
+        SchemaQuestion {
+            ask,
+            key,
+            message,
+            schema,
+            policy: RetryPolicy::NONE,
+            timeout: None,
+        }
+    }
+
+    /// Asks again as `policy` allows (see [`FormQuestion::retrying`]).
+    pub fn retrying(mut self, policy: RetryPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Gives up on a live request after `timeout` (before 2026-07-28).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+}
+
+impl Asking for SchemaQuestion<'_> {
+    fn key(&self) -> &str {
+        &self.key
+    }
+
+    fn kind(&self) -> Cow<'static, str> {
+        Cow::Borrowed("a form of a run-time schema")
+    }
+
+    fn base_message(&self) -> Cow<'_, str> {
+        Cow::Borrowed(&self.message)
+    }
+
+    fn policy(&self) -> RetryPolicy {
+        self.policy
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {
+        FormRequest::owned(message, self.schema.clone())
+            .with_version(version)
+            .map(Params::Form)
+            .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e)))
+    }
+}
+
+impl sealed::Sealed for SchemaQuestion<'_> {}
+
+impl Question for SchemaQuestion<'_> {
+    type Output = ElicitResult<Content>;
+
+    fn asking(&self) -> &dyn Asking {
+        self
+    }
+
+    fn read(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
+        self.schema.parse_result(reply)
+    }
+}
+
+impl<'a> IntoFuture for SchemaQuestion<'a> {
+    type Output = Result<ElicitResult<Content>, Interrupt>;
+    type IntoFuture = Answering<'a, ElicitResult<Content>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move { self.ask.answer(&self).await })

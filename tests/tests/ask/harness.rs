@@ -49,6 +49,17 @@ pub struct Diet {
     pub vegetarian: bool,
 }
 
+/// Open a pull request
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Elicit)]
+pub struct Pick {
+    pub repo: String,
+    #[schemars(length(min = 1))]
+    pub branch: String,
+}
+
+pub const PICK: &str = "Open a pull request";
+pub const OPEN: &str = "Open it now?";
+pub const SIZE: &str = "Which size?";
 pub const TRIP: &str = "Where would you like to go?";
 pub const EXTRAS: &str = "A week or more: a few extras";
 pub const DIET: &str = "Anything you can't eat?";
@@ -193,6 +204,36 @@ async fn rounds_style(ask: &Ask, endless: bool) -> Asked<CallToolResult> {
     .await
 }
 
+/// Run-time choices from the call's `repos` argument, then a confirmation.
+async fn pick(ask: &Ask, repos: Vec<String>) -> Asked<CallToolResult> {
+    ask.run(async {
+        let form = Form::<Pick>::new()
+            .choices("repo", repos)
+            .map_err(|e| Interrupt::Peer(elicit_core::rmcp::PeerElicitError::Schema(e)))?;
+        let pick = ask.form_with("pick", &form).await?;
+        let open = match &pick {
+            ElicitResult::Accept(_) => Some(ask.confirm(OPEN).await?.is_confirmed()),
+            _ => None,
+        };
+        Ok(json_result(json!({"pick": pick, "open": open})))
+    })
+    .await
+}
+
+/// A form built at run time, answered as `Content`.
+async fn sized(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let schema = elicit_core::RequestedSchema::builder()
+            .field(elicit_core::schema::Field::select("size", ["s", "m", "l"]).required())
+            .field(elicit_core::schema::Field::integer("count").range(1, 9))
+            .build()
+            .map_err(|e| Interrupt::Peer(elicit_core::rmcp::PeerElicitError::Schema(e)))?;
+        let answer = ask.schema("size", SIZE, &schema).await?;
+        Ok(json_result(json!({"size": answer})))
+    })
+    .await
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -215,6 +256,16 @@ impl ServerHandler for Server {
             "endless" => endless(&ask).await.into_response(),
             "rounds" => rounds_style(&ask, false).await.into_response(),
             "rounds_endless" => rounds_style(&ask, true).await.into_response(),
+            "pick" => {
+                let repos = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("repos"))
+                    .and_then(|r| serde_json::from_value(r.clone()).ok())
+                    .unwrap_or_default();
+                pick(&ask, repos).await.into_response()
+            }
+            "sized" => sized(&ask).await.into_response(),
             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         }
     }

@@ -3,5 +3,6 @@
 mod flows;
 mod harness;
 mod rounds;
+mod runtime;
 mod state;
 mod tool_macro;
