@@ -139,6 +139,8 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     #[doc(hidden)]
     const __ELICIT_FIELDS: &'static [__private_v1::VariantsFn];
     #[doc(hidden)]
+    const __ELICIT_AUTO_TITLES: bool = true;
+    #[doc(hidden)]
     fn __elicit_cache() -> &'static __private_v1::SchemaCache;
     #[doc(hidden)]
     fn __elicit_validate(&self, _violations: &mut Vec<Violation>) {}

@@ -92,7 +92,11 @@ pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
         })
         .into_generator();
     let root = generator.into_root_schema_for::<T>().to_value();
-    lower_fields(root, fields_of::<T>(), T::__ELICIT_FIELDS)
+    let mut schema = lower_fields(root, fields_of::<T>(), T::__ELICIT_FIELDS)?;
+    if T::__ELICIT_AUTO_TITLES {
+        crate::model::title_untitled(&mut schema);
+    }
+    Ok(schema)
 }
 
 /// The part of [`build`] that does not depend on the type: compiled once.

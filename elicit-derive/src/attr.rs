@@ -97,6 +97,8 @@ pub struct ContainerAttrs {
     pub krate: Option<Path>,
     /// `validate = path`: a `fn(&Self) -> Result<(), Invalid>` run after the schema's rules.
     pub validate: Option<Path>,
+    /// `no_auto_titles`: fields without a title keep none, instead of one made from the name.
+    pub no_auto_titles: Option<Path>,
 }
 
 /// `#[elicit(..)]` on a field.
@@ -138,9 +140,12 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
             } else if meta.path.is_ident("validate") {
                 let path = path_value(&meta)?;
                 once(cx, &mut out.validate, &meta, path);
+            } else if meta.path.is_ident("no_auto_titles") {
+                once(cx, &mut out.no_auto_titles, &meta, meta.path.clone());
             } else {
                 return Err(meta.error(format!(
-                    "unknown #[elicit] key `{}`; expected `message`, `validate` or `crate`",
+                    "unknown #[elicit] key `{}`; expected `message`, `validate`, `no_auto_titles` \
+                     or `crate`",
                     path_name(&meta.path)
                 )));
             }

@@ -112,10 +112,16 @@ fn form(cont: &Container) -> TokenStream {
         quote!(#krate::__private_v1::SchemaCache::for_type::<Self>())
     };
     let validate = validate_fn(cont, &krate);
+    let auto_titles = cont.attrs.no_auto_titles.as_ref().map(|_| {
+        quote!(
+            const __ELICIT_AUTO_TITLES: ::core::primitive::bool = false;
+        )
+    });
     dummy(quote! {
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             const __ELICIT_MESSAGE: &'static ::core::primitive::str = #message;
+            #auto_titles
             const __ELICIT_FIELDS: &'static [#krate::__private_v1::VariantsFn] = &[#(#hooks),*];
 
             fn __elicit_cache() -> &'static #krate::__private_v1::SchemaCache {

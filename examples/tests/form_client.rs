@@ -34,7 +34,7 @@ fn accept_with_mistakes_corrected_on_every_version() {
             ),
             "{version}: {out}"
         );
-        let order: Vec<usize> = ["name [", "party_size [", "seating [", "notes ["]
+        let order: Vec<usize> = ["Name [", "Party size [", "Seating [", "Notes ["]
             .iter()
             .map(|f| out.find(f).unwrap())
             .collect();

@@ -61,7 +61,7 @@ fn a_string_field_becomes_a_select_of_this_requests_choices() {
     let sent = serde_json::to_value(form.schema()).unwrap();
     assert_eq!(
         sent["properties"]["repo"],
-        json!({"type": "string", "description": "Repository", "enum": ["api", "web"]})
+        json!({"type": "string", "title": "Repo", "description": "Repository", "enum": ["api", "web"]})
     );
     // The rest of the form is T's own.
     assert_eq!(

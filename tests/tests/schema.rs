@@ -93,16 +93,18 @@ fn creds_schema_is_exact() {
         json!({
             "type": "object",
             "properties": {
+                // A field without a title gets one made from its name.
                 "username": {
                     "type": "string",
+                    "title": "Username",
                     "description": "Your account name",
                     "minLength": 3,
                     "maxLength": 32
                 },
-                "email": {"type": "string", "format": "email"},
-                "port": {"type": "integer", "minimum": 1, "maximum": 65535},
-                "remember": {"type": "boolean"},
-                "level": {"type": "string", "enum": ["Low", "High"]}
+                "email": {"type": "string", "title": "Email", "format": "email"},
+                "port": {"type": "integer", "title": "Port", "minimum": 1, "maximum": 65535},
+                "remember": {"type": "boolean", "title": "Remember"},
+                "level": {"type": "string", "title": "Level", "enum": ["Low", "High"]}
             },
             "required": ["username", "port", "remember", "level"]
         })
@@ -159,6 +161,8 @@ fn default_name() -> String {
 
 /// Every field kind a derive can produce.
 #[derive(Debug, Deserialize, Serialize, JsonSchema, Elicit)]
+// Exact lowering of each kind, without the titles made from names.
+#[elicit(no_auto_titles)]
 #[allow(dead_code)]
 struct Everything {
     plain: String,
@@ -373,6 +377,7 @@ fn serde_names_and_skips_shape_the_schema() {
 }
 
 #[derive(Deserialize, JsonSchema, Elicit)]
+#[elicit(no_auto_titles)]
 #[allow(dead_code)]
 struct Generic<T, U> {
     value: T,

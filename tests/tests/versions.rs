@@ -177,19 +177,25 @@ fn every_field_kind_on_the_newer_versions() {
         p["name"],
         json!({"type": "string", "title": "Name", "description": "Who is coming", "minLength": 1, "maxLength": 50})
     );
-    assert_eq!(p["nickname"], json!({"type": "string", "default": "Guest"}));
+    assert_eq!(
+        p["nickname"],
+        json!({"type": "string", "title": "Nickname", "default": "Guest"})
+    );
     assert_eq!(
         p["party_size"],
-        json!({"type": "integer", "minimum": 1, "maximum": 12, "default": 2})
+        json!({"type": "integer", "title": "Party size", "minimum": 1, "maximum": 12, "default": 2})
     );
-    assert_eq!(p["tip_percent"], json!({"type": "number", "default": 12.5}));
+    assert_eq!(
+        p["tip_percent"],
+        json!({"type": "number", "title": "Tip percent", "default": 12.5})
+    );
     assert_eq!(
         p["newsletter"],
-        json!({"type": "boolean", "default": false})
+        json!({"type": "boolean", "title": "Newsletter", "default": false})
     );
     assert_eq!(
         p["seat"],
-        json!({"type": "string", "oneOf": [
+        json!({"type": "string", "title": "Seat", "oneOf": [
             {"const": "indoor", "title": "Inside, by the window"},
             {"const": "outdoor", "title": "On the terrace"}
         ]})
@@ -197,25 +203,35 @@ fn every_field_kind_on_the_newer_versions() {
     assert_eq!(p["preferred_seat"]["default"], "outdoor");
     assert_eq!(
         p["extras"],
-        json!({"type": "array", "maxItems": 2, "items": {"type": "string", "enum": ["Cake", "Candles", "Flowers"]}})
+        json!({"type": "array", "title": "Extras", "maxItems": 2, "items": {"type": "string", "enum": ["Cake", "Candles", "Flowers"]}})
     );
     assert_eq!(p["usual_extras"]["default"], json!(["Cake"]));
-    assert_eq!(p["contact"], json!({"type": "string", "format": "email"}));
-    for date in ["day", "also_day"] {
+    assert_eq!(
+        p["contact"],
+        json!({"type": "string", "title": "Contact", "format": "email"})
+    );
+    for (date, title) in [("day", "Day"), ("also_day", "Also day")] {
         assert_eq!(
             p[date],
-            json!({"type": "string", "format": "date"}),
+            json!({"type": "string", "title": title, "format": "date"}),
             "{date}"
         );
     }
-    for date_time in ["arrival", "local_arrival", "also_arrival"] {
+    for (date_time, title) in [
+        ("arrival", "Arrival"),
+        ("local_arrival", "Local arrival"),
+        ("also_arrival", "Also arrival"),
+    ] {
         assert_eq!(
             p[date_time],
-            json!({"type": "string", "format": "date-time"}),
+            json!({"type": "string", "title": title, "format": "date-time"}),
             "{date_time}"
         );
     }
-    assert_eq!(p["menu"], json!({"type": "string", "format": "uri"}));
+    assert_eq!(
+        p["menu"],
+        json!({"type": "string", "title": "Menu", "format": "uri"})
+    );
     assert!(schema.get("$schema").is_none(), "no version sends $schema");
 }
 
@@ -233,11 +249,11 @@ fn down_levelling_to_2025_06_18() {
     let p = &old["properties"];
     assert_eq!(
         p["seat"],
-        json!({"type": "string", "enum": ["indoor", "outdoor"], "enumNames": ["Inside, by the window", "On the terrace"]})
+        json!({"type": "string", "title": "Seat", "enum": ["indoor", "outdoor"], "enumNames": ["Inside, by the window", "On the terrace"]})
     );
     assert_eq!(
         p["newsletter"],
-        json!({"type": "boolean", "default": false}),
+        json!({"type": "boolean", "title": "Newsletter", "default": false}),
         "booleans keep their default"
     );
     for key in ["nickname", "party_size", "preferred_seat"] {

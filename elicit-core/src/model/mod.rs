@@ -12,6 +12,7 @@ mod keywords;
 mod lower;
 mod parse;
 mod sensitive;
+mod titles;
 mod wire;
 
 pub use bound::Bound;
@@ -23,6 +24,7 @@ pub(crate) use lower::lower;
 pub(crate) use lower::{FieldOrder, MAX_SAFE_INTEGER};
 pub(crate) use parse::is_integral;
 pub(crate) use parse::json_type as json_type_name;
+pub(crate) use titles::title_untitled;
 
 use std::sync::Arc;
 
