@@ -155,6 +155,10 @@ impl<T: Elicit> Form<T> {
         };
         let mut properties = self.schema.properties().to_vec();
         if let Some(p) = properties.iter_mut().find(|p| p.name == property) {
+            if matches!(p.kind, Kind::String(_)) {
+                // A length hint says nothing about a select.
+                p.description = crate::model::without_hint(p);
+            }
             p.kind = kind;
         }
         self.schema = RequestedSchema::build(
@@ -167,6 +171,7 @@ impl<T: Elicit> Form<T> {
     }
 
     /// The message shown with the form.
+    #[cfg(feature = "rmcp")]
     pub(crate) fn message_text(&self) -> &str {
         &self.message
     }

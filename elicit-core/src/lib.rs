@@ -141,6 +141,8 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     #[doc(hidden)]
     const __ELICIT_AUTO_TITLES: bool = true;
     #[doc(hidden)]
+    const __ELICIT_BOUND_HINTS: bool = true;
+    #[doc(hidden)]
     fn __elicit_cache() -> &'static __private_v1::SchemaCache;
     #[doc(hidden)]
     fn __elicit_validate(&self, _violations: &mut Vec<Violation>) {}

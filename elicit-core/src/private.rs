@@ -96,6 +96,9 @@ pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
     if T::__ELICIT_AUTO_TITLES {
         crate::model::title_untitled(&mut schema);
     }
+    if T::__ELICIT_BOUND_HINTS {
+        crate::model::hint_bounds(&mut schema);
+    }
     Ok(schema)
 }
 

@@ -99,6 +99,8 @@ pub struct ContainerAttrs {
     pub validate: Option<Path>,
     /// `no_auto_titles`: fields without a title keep none, instead of one made from the name.
     pub no_auto_titles: Option<Path>,
+    /// `no_bound_hints`: descriptions stay as written, without the bounds appended.
+    pub no_bound_hints: Option<Path>,
 }
 
 /// `#[elicit(..)]` on a field.
@@ -142,10 +144,12 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 once(cx, &mut out.validate, &meta, path);
             } else if meta.path.is_ident("no_auto_titles") {
                 once(cx, &mut out.no_auto_titles, &meta, meta.path.clone());
+            } else if meta.path.is_ident("no_bound_hints") {
+                once(cx, &mut out.no_bound_hints, &meta, meta.path.clone());
             } else {
                 return Err(meta.error(format!(
-                    "unknown #[elicit] key `{}`; expected `message`, `validate`, `no_auto_titles` \
-                     or `crate`",
+                    "unknown #[elicit] key `{}`; expected `message`, `validate`, `no_auto_titles`, \
+                     `no_bound_hints` or `crate`",
                     path_name(&meta.path)
                 )));
             }

@@ -117,11 +117,17 @@ fn form(cont: &Container) -> TokenStream {
             const __ELICIT_AUTO_TITLES: ::core::primitive::bool = false;
         )
     });
+    let bound_hints = cont.attrs.no_bound_hints.as_ref().map(|_| {
+        quote!(
+            const __ELICIT_BOUND_HINTS: ::core::primitive::bool = false;
+        )
+    });
     dummy(quote! {
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             const __ELICIT_MESSAGE: &'static ::core::primitive::str = #message;
             #auto_titles
+            #bound_hints
             const __ELICIT_FIELDS: &'static [#krate::__private_v1::VariantsFn] = &[#(#hooks),*];
 
             fn __elicit_cache() -> &'static #krate::__private_v1::SchemaCache {

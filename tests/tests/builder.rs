@@ -185,3 +185,38 @@ fn options_of_the_whole_form() {
         json!(["Free", "Team"])
     );
 }
+
+#[test]
+fn bounds_can_be_written_into_descriptions() {
+    let schema = RequestedSchema::builder()
+        .field(
+            Field::integer("party_size")
+                .description("How many of you")
+                .range(1, 12),
+        )
+        .field(Field::string("note").max_length(200))
+        .field(Field::multi_select("extras", ["a", "b", "c"]).max_items(2))
+        .field(Field::boolean("ok"))
+        .build()
+        .unwrap();
+    // A runtime schema is sent as built unless asked.
+    assert_eq!(
+        schema.properties()[0].description.as_deref(),
+        Some("How many of you")
+    );
+    let hinted = schema.with_bound_hints();
+    let descriptions: Vec<Option<&str>> = hinted
+        .properties()
+        .iter()
+        .map(|p| p.description.as_deref())
+        .collect();
+    assert_eq!(
+        descriptions,
+        [
+            Some("How many of you (1–12, a whole number)"),
+            Some("At most 200 characters"),
+            Some("Choose at most 2"),
+            None
+        ]
+    );
+}

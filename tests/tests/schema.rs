@@ -97,12 +97,19 @@ fn creds_schema_is_exact() {
                 "username": {
                     "type": "string",
                     "title": "Username",
-                    "description": "Your account name",
+                    // The bounds in words: clients enforce them without showing them.
+                    "description": "Your account name (3–32 characters)",
                     "minLength": 3,
                     "maxLength": 32
                 },
                 "email": {"type": "string", "title": "Email", "format": "email"},
-                "port": {"type": "integer", "title": "Port", "minimum": 1, "maximum": 65535},
+                "port": {
+                    "type": "integer",
+                    "title": "Port",
+                    "description": "At least 1, a whole number",
+                    "minimum": 1,
+                    "maximum": 65535
+                },
                 "remember": {"type": "boolean", "title": "Remember"},
                 "level": {"type": "string", "title": "Level", "enum": ["Low", "High"]}
             },
@@ -161,8 +168,8 @@ fn default_name() -> String {
 
 /// Every field kind a derive can produce.
 #[derive(Debug, Deserialize, Serialize, JsonSchema, Elicit)]
-// Exact lowering of each kind, without the titles made from names.
-#[elicit(no_auto_titles)]
+// Exact lowering of each kind, without the titles and hints made for people.
+#[elicit(no_auto_titles, no_bound_hints)]
 #[allow(dead_code)]
 struct Everything {
     plain: String,

@@ -175,7 +175,7 @@ fn every_field_kind_on_the_newer_versions() {
     let p = &schema["properties"];
     assert_eq!(
         p["name"],
-        json!({"type": "string", "title": "Name", "description": "Who is coming", "minLength": 1, "maxLength": 50})
+        json!({"type": "string", "title": "Name", "description": "Who is coming (1–50 characters)", "minLength": 1, "maxLength": 50})
     );
     assert_eq!(
         p["nickname"],
@@ -183,7 +183,7 @@ fn every_field_kind_on_the_newer_versions() {
     );
     assert_eq!(
         p["party_size"],
-        json!({"type": "integer", "title": "Party size", "minimum": 1, "maximum": 12, "default": 2})
+        json!({"type": "integer", "title": "Party size", "description": "1–12, a whole number", "minimum": 1, "maximum": 12, "default": 2})
     );
     assert_eq!(
         p["tip_percent"],
@@ -203,7 +203,7 @@ fn every_field_kind_on_the_newer_versions() {
     assert_eq!(p["preferred_seat"]["default"], "outdoor");
     assert_eq!(
         p["extras"],
-        json!({"type": "array", "title": "Extras", "maxItems": 2, "items": {"type": "string", "enum": ["Cake", "Candles", "Flowers"]}})
+        json!({"type": "array", "title": "Extras", "description": "Choose at most 2", "maxItems": 2, "items": {"type": "string", "enum": ["Cake", "Candles", "Flowers"]}})
     );
     assert_eq!(p["usual_extras"]["default"], json!(["Cake"]));
     assert_eq!(

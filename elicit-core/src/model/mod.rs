@@ -11,8 +11,8 @@ pub(crate) mod index;
 mod keywords;
 mod lower;
 mod parse;
+mod readable;
 mod sensitive;
-mod titles;
 mod wire;
 
 pub use bound::Bound;
@@ -24,7 +24,7 @@ pub(crate) use lower::lower;
 pub(crate) use lower::{FieldOrder, MAX_SAFE_INTEGER};
 pub(crate) use parse::is_integral;
 pub(crate) use parse::json_type as json_type_name;
-pub(crate) use titles::title_untitled;
+pub(crate) use readable::{hint_bounds, title_untitled, without_hint};
 
 use std::sync::Arc;
 
@@ -646,6 +646,17 @@ impl RequestedSchema {
                     Kind::Number(r) => r.default.is_none(),
                     Kind::Boolean(_) => true,
                 }))
+    }
+
+    /// This schema with each property's bounds appended to its description in words, for the
+    /// person filling in the form: "Party size (1–12, a whole number)", "at most 50 characters",
+    /// "choose 1–3". Clients enforce `minimum` or `maxLength` without showing them; the
+    /// description is the one text every client shows. Derived forms do this unless
+    /// `#[elicit(no_bound_hints)]`.
+    #[must_use]
+    pub fn with_bound_hints(mut self) -> Self {
+        readable::hint_bounds(&mut self);
+        self
     }
 
     /// The `$schema` dialect URI sent with the schema, if any.
