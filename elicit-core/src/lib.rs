@@ -78,6 +78,7 @@ mod round_trip;
 mod runtime;
 mod types;
 mod url_mode;
+mod user_text;
 mod validate;
 mod version;
 

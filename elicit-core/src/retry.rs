@@ -10,6 +10,7 @@
 use std::future::Future;
 
 use crate::error::ElicitError;
+use crate::model::RequestedSchema;
 use crate::result::ElicitResult;
 
 /// How many times to ask again.
@@ -66,6 +67,24 @@ pub enum AttemptOutcome {
     Failed(String),
 }
 
+impl std::fmt::Display for AttemptOutcome {
+    /// In words: `accepted`, `declined`, `cancelled`, `invalid (..)` with the violations as
+    /// [`ElicitError`] displays them, joined with `; `, and `failed (..)` with the reason.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AttemptOutcome::Accepted => f.write_str("accepted"),
+            AttemptOutcome::Declined => f.write_str("declined"),
+            AttemptOutcome::Cancelled => f.write_str("cancelled"),
+            AttemptOutcome::Invalid(error) => {
+                let problems: Vec<String> =
+                    error.violations().iter().map(ToString::to_string).collect();
+                write!(f, "invalid ({})", problems.join("; "))
+            }
+            AttemptOutcome::Failed(reason) => write!(f, "failed ({reason})"),
+        }
+    }
+}
+
 /// One attempt: the message that was shown and what came of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attempt {
@@ -93,16 +112,29 @@ pub fn message_after_cancel(base: &str) -> String {
     )
 }
 
-/// The message for the next attempt after invalid content, listing what was wrong.
+/// The message for the next attempt after invalid content, saying what was wrong. With the
+/// form's `schema`, in the user's words ([`ElicitError::user_text`]: the labels the form
+/// showed, one line); without it, as [`ElicitError`] displays it. The note is one parenthesized
+/// paragraph, so it reads well in clients that show the message on one line.
 #[must_use]
-pub fn message_after_invalid(base: &str, error: &ElicitError) -> String {
-    let mut message = format!("{base}\n\nThe last answer could not be used:");
-    for violation in error.violations() {
-        message.push_str("\n- ");
-        message.push_str(&violation.to_string());
-    }
-    message.push_str("\nPlease correct it and submit again.");
-    message
+pub fn message_after_invalid(
+    base: &str,
+    error: &ElicitError,
+    schema: Option<&RequestedSchema>,
+) -> String {
+    let problems = match schema {
+        Some(schema) => error.user_text(schema),
+        None => error
+            .violations()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    format!(
+        "{base}\n\n(The last answer could not be used: {problems}. Please correct it and submit \
+         again.)"
+    )
 }
 
 /// Where the attempts at one question stand: the policy applied to every outcome so far.
@@ -129,6 +161,8 @@ pub struct Attempts {
     cancel_retried: bool,
     invalid_retries: usize,
     attempts: Vec<Attempt>,
+    /// The form asked, for violations in the user's words.
+    schema: Option<RequestedSchema>,
 }
 
 impl Attempts {
@@ -142,7 +176,15 @@ impl Attempts {
             cancel_retried: false,
             invalid_retries: 0,
             attempts: Vec::new(),
+            schema: None,
         }
+    }
+
+    /// Words violations for the user with the labels of `schema`, the form being asked.
+    #[must_use]
+    pub fn with_schema(mut self, schema: &RequestedSchema) -> Self {
+        self.schema = Some(schema.clone());
+        self
     }
 
     /// The message for the next attempt.
@@ -163,7 +205,11 @@ impl Attempts {
                 if self.invalid_retries < self.policy.max_invalid_retries =>
             {
                 self.invalid_retries += 1;
-                Some(message_after_invalid(&self.base, error))
+                Some(message_after_invalid(
+                    &self.base,
+                    error,
+                    self.schema.as_ref(),
+                ))
             }
             _ => None,
         };
@@ -200,12 +246,14 @@ impl AttemptOutcome {
     }
 }
 
-/// Runs the loop. `ask(message)` makes one attempt: `Ok(Ok(result))` for an answer,
+/// Runs the loop for the form `schema` (its labels word the violations for the user; `None`
+/// shows them as [`ElicitError`] displays them). `ask(message)` makes one attempt: `Ok(Ok(result))` for an answer,
 /// `Ok(Err(error))` for content that broke the rules (asked again), and `Err(e)` for a failure
 /// that ends the loop. `invalid(e)` turns the last invalid content into the caller's error type.
 pub async fn run<T, E, F, Fut>(
     policy: &RetryPolicy,
     base_message: &str,
+    schema: Option<&RequestedSchema>,
     mut ask: F,
     invalid: impl Fn(ElicitError) -> E,
 ) -> Retried<T, E>
@@ -215,6 +263,9 @@ where
     E: std::fmt::Display,
 {
     let mut attempts = Attempts::new(*policy, base_message);
+    if let Some(schema) = schema {
+        attempts = attempts.with_schema(schema);
+    }
     loop {
         let answer = match ask(attempts.message().to_owned()).await {
             Ok(answer) => answer,

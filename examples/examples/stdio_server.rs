@@ -87,7 +87,7 @@ async fn book_table_patiently(ask: &Ask) -> Asked<CallToolResult> {
         let attempts: Vec<String> = ask
             .attempts("booking")
             .iter()
-            .map(|a| format!("{:?}", a.outcome))
+            .map(|a| a.outcome.to_string())
             .collect();
         let attempts = attempts.join(", ");
         match answer {
@@ -97,7 +97,8 @@ async fn book_table_patiently(ask: &Ask) -> Asked<CallToolResult> {
             }
             Err(Interrupt::Invalid { error, .. }) => {
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                    "the answer was refused:\n{error}\nattempts: {attempts}"
+                    "the answer was refused: {}\nattempts: {attempts}",
+                    error.user_text(Booking::requested_schema())
                 ))]))
             }
             Err(other) => Err(other),

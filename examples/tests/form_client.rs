@@ -90,7 +90,10 @@ fn the_retry_tool_asks_again() {
     assert!(ok, "{out}");
     assert!(out.contains("This was dismissed before"), "{out}");
     assert!(
-        out.contains("The last answer could not be used:\n- `party_size` is required but missing"),
+        out.contains(
+            "(The last answer could not be used: Party size is required; Seating is required. \
+             Please correct it and submit again.)"
+        ),
         "{out}"
     );
     assert!(
@@ -99,7 +102,14 @@ fn the_retry_tool_asks_again() {
         ),
         "{out}"
     );
-    assert!(out.contains("attempts: Cancelled, Invalid("), "{out}");
+    assert!(
+        out.contains("attempts: cancelled, invalid (`party_size` is required but missing; "),
+        "{out}"
+    );
+    assert!(
+        !out.contains("ElicitError"),
+        "no Debug output reaches the user: {out}"
+    );
 }
 
 #[test]

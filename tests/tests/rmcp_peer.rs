@@ -423,7 +423,7 @@ async fn the_retry_policy() {
     assert_eq!(messages[0], "Book a table");
     assert!(messages[1].contains("dismissed"), "{}", messages[1]);
     assert!(
-        messages[2].contains("`party_size` is required but missing"),
+        messages[2].contains("could not be used: Party size is required"),
         "{}",
         messages[2]
     );

@@ -95,6 +95,9 @@ impl Ask {
                 })
         })?;
         let mut attempts = Attempts::new(question.policy(), question.base_message());
+        if let Some(schema) = question.schema() {
+            attempts = attempts.with_schema(schema);
+        }
         let mut again = true;
         for reply in &replies {
             again = attempts.record(read(reply));

@@ -227,6 +227,7 @@ impl ElicitPeerExt for Peer<RoleServer> {
         retry::run(
             &policy,
             &base,
+            T::requested_schema_for(version).ok(),
             |message| ask::<T>(self, version, message, timeout),
             PeerElicitError::Invalid,
         )

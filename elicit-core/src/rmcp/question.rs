@@ -54,6 +54,10 @@ pub trait Asking: Sync {
     fn timeout(&self) -> Option<Duration>;
     /// The request for `version`, shown with `message`.
     fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt>;
+    /// The form asked, when it is one: its labels word violations for the user.
+    fn schema(&self) -> Option<&RequestedSchema> {
+        None
+    }
 }
 
 /// One request, written for a protocol version.
@@ -201,6 +205,10 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
         self.timeout
     }
 
+    fn schema(&self) -> Option<&RequestedSchema> {
+        Some(self.sent.unwrap_or_else(|| T::requested_schema()))
+    }
+
     fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {
         let form = match self.sent {
             Some(schema) => FormRequest::owned(message, schema.clone()).with_version(version),
@@ -300,6 +308,10 @@ impl Asking for SchemaQuestion<'_> {
 
     fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    fn schema(&self) -> Option<&RequestedSchema> {
+        Some(self.schema)
     }
 
     fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {

@@ -191,8 +191,12 @@ async fn the_retry_policy_on_every_version() {
         assert_eq!(messages.len(), 3);
         assert_eq!(messages[0], TRIP);
         assert!(messages[1].contains("dismissed"), "{}", messages[1]);
+        // In the user's words, with the label the form showed, on one line.
         assert!(
-            messages[2].contains("`nights` is required but missing"),
+            messages[2].ends_with(
+                "\n\n(The last answer could not be used: Nights is required. Please correct it \
+                 and submit again.)"
+            ),
             "{}",
             messages[2]
         );

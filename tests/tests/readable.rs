@@ -1,0 +1,109 @@
+//! What a person reads: violations in their words (`ElicitError::user_text`), with the labels
+//! the form showed, on one line.
+
+use elicit_core::schema::Field;
+use elicit_core::{Elicit, ElicitResult, Invalid, RequestedSchema};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, JsonSchema, Elicit)]
+enum Seating {
+    /// Inside, by the window
+    Indoor,
+    /// On the terrace
+    Outdoor,
+}
+
+fn small_party(b: &Booking) -> Result<(), Invalid> {
+    if b.party_size > 8 && b.seating == Seating::Outdoor {
+        let mut invalid = Invalid::new();
+        invalid.push_form("the terrace seats at most 8");
+        return Err(invalid);
+    }
+    Ok(())
+}
+
+/// Book a table
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+#[elicit(validate = small_party)]
+#[allow(dead_code)] // Read only through the schema.
+struct Booking {
+    #[schemars(title = "Your name", length(min = 1, max = 20))]
+    name: String,
+    #[schemars(range(min = 1, max = 12))]
+    party_size: u8,
+    seating: Seating,
+    #[schemars(email)]
+    contact: Option<String>,
+}
+
+fn reply(content: serde_json::Value) -> String {
+    json!({"action": "accept", "content": content}).to_string()
+}
+
+#[test]
+fn violations_use_the_labels_the_form_showed_on_one_line() {
+    let schema = Booking::requested_schema();
+    let e = ElicitResult::<Booking>::from_json(&reply(json!({
+        "name": "", "party_size": 40, "seating": "Roof", "contact": "nope"
+    })))
+    .unwrap_err();
+    let text = e.user_text(schema);
+    assert_eq!(
+        text,
+        "Your name must be at least 1 character (you entered \"\"); \
+         Party size must be at most 12 (you entered 40); \
+         Seating must be one of: Inside, by the window, On the terrace (you entered \"Roof\"); \
+         Contact must be a valid email address (you entered \"nope\")"
+    );
+    assert!(!text.contains('`') && !text.contains('\n'), "{text}");
+    // The form for code and models is unchanged: wire names and keywords.
+    assert!(
+        e.to_string()
+            .contains("`party_size` must be at most 12 (maximum)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn missing_wrong_types_and_server_rules_in_words() {
+    let schema = Booking::requested_schema();
+    let e = ElicitResult::<Booking>::from_json(&reply(json!({"party_size": "four"}))).unwrap_err();
+    assert_eq!(
+        e.user_text(schema),
+        "Your name is required; Party size must be a whole number (you entered \"four\"); \
+         Seating is required"
+    );
+    let e = ElicitResult::<Booking>::from_json(&reply(json!({
+        "name": "Ada", "party_size": 10, "seating": "Outdoor"
+    })))
+    .unwrap_err();
+    assert_eq!(e.user_text(schema), "the terrace seats at most 8");
+}
+
+#[test]
+fn items_of_a_multi_select_and_runtime_labels() {
+    let schema = RequestedSchema::builder()
+        .field(
+            Field::multi_select("extras", [("cake", "Cake"), ("candles", "Candles")])
+                .title("Extras")
+                .max_items(1),
+        )
+        .field(Field::integer("count").range(1, 3))
+        .build()
+        .unwrap();
+    let e = schema
+        .parse_result_json(&reply(json!({"extras": ["cake", "balloons"], "count": 0})))
+        .unwrap_err();
+    // A runtime field without a title is shown by its name, as the client showed it.
+    assert_eq!(
+        e.user_text(&schema),
+        "Extras, choice 2 must be one of: Cake, Candles (you entered \"balloons\"); \
+         Extras allows at most 1 choice; count must be at least 1 (you entered 0)"
+    );
+    let e = schema
+        .parse_result_json(r#"{"action":"maybe"}"#)
+        .unwrap_err();
+    assert_eq!(e.user_text(&schema), "The answer could not be read");
+}
