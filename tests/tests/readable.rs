@@ -107,3 +107,51 @@ fn items_of_a_multi_select_and_runtime_labels() {
         .unwrap_err();
     assert_eq!(e.user_text(&schema), "The answer could not be read");
 }
+
+#[test]
+fn asking_again_keeps_only_what_was_right() {
+    let schema = RequestedSchema::builder()
+        .field(Field::string("name").min_length(1))
+        .field(Field::integer("party_size").range(1, 12))
+        .field(Field::multi_select("extras", ["cake", "candles"]))
+        .field(Field::boolean("newsletter"))
+        .field(Field::select("seat", ["in", "out"]).default("in"))
+        .build()
+        .unwrap();
+    let content = json!({
+        "name": "Ada", "party_size": 40, "extras": ["cake"], "newsletter": true, "seat": "roof"
+    });
+    let error = schema
+        .parse_result(&json!({"action": "accept", "content": content}))
+        .unwrap_err();
+    let again = schema.prefilled(content.as_object().unwrap(), &error);
+    let defaults: Vec<Option<serde_json::Value>> = again
+        .properties()
+        .iter()
+        .map(|p| p.kind.default_value())
+        .collect();
+    assert_eq!(
+        defaults,
+        [
+            Some(json!("Ada")),
+            None,
+            Some(json!(["cake"])),
+            Some(json!(true)),
+            // Refused: the form's own default stays.
+            Some(json!("in")),
+        ]
+    );
+    // A server rule that names a field leaves that field out too.
+    let named = elicit_core::ElicitError::new(vec![elicit_core::Violation::new(
+        elicit_core::Location::Property("name".into()),
+        elicit_core::Rule::Custom("is taken".into()),
+        None,
+    )]);
+    let again = schema.prefilled(content.as_object().unwrap(), &named);
+    assert_eq!(again.properties()[0].kind.default_value(), None);
+    assert_eq!(
+        again.properties()[1].kind.default_value(),
+        None,
+        "40 breaks its own rules"
+    );
+}

@@ -3,7 +3,79 @@
 //! description (clients enforce `minimum` or `maxLength` without showing them: the MCP
 //! Inspector silently turns 40 into 12 when a field's maximum is 12).
 
+use serde_json::{Map, Value};
+
 use super::{Bound, Kind, Property, RequestedSchema};
+use crate::error::ElicitError;
+
+impl RequestedSchema {
+    /// This schema with the values of an answer that was refused kept as defaults, so a form
+    /// asked again starts with what was right: each property `content` holds that `error` does
+    /// not name and whose value passes the property's own rules. The rest keep their own
+    /// default, if any. Defaults reach clients on 2025-11-25 and later (2025-06-18 keeps only
+    /// booleans').
+    ///
+    /// ```
+    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::Field;
+    ///
+    /// let schema = RequestedSchema::builder()
+    ///     .field(Field::string("name").min_length(1).required())
+    ///     .field(Field::integer("party_size").range(1, 12).required())
+    ///     .build()?;
+    /// let reply = serde_json::json!({"action": "accept", "content": {"name": "Ada", "party_size": 40}});
+    /// let error = schema.parse_result(&reply).unwrap_err();
+    /// let again = schema.prefilled(reply["content"].as_object().unwrap(), &error);
+    /// assert_eq!(again.properties()[0].kind.default_value(), Some("Ada".into()));
+    /// assert_eq!(again.properties()[1].kind.default_value(), None);
+    /// # Ok::<(), elicit_core::SchemaError>(())
+    /// ```
+    #[must_use]
+    pub fn prefilled(&self, content: &Map<String, Value>, error: &ElicitError) -> RequestedSchema {
+        let mut schema = self.clone();
+        let mut changed = false;
+        for p in &mut schema.properties {
+            let Some(value) = content.get(&p.name) else {
+                continue;
+            };
+            if error
+                .violations()
+                .iter()
+                .any(|v| v.property() == Some(&p.name))
+                || self.validate_property(&p.name, value).is_err()
+            {
+                continue;
+            }
+            changed |= set_default(&mut p.kind, value);
+        }
+        if changed {
+            schema.reindex();
+        }
+        schema
+    }
+}
+
+/// Makes `value` the default of `kind`, when it is a value of that kind.
+fn set_default(kind: &mut Kind, value: &Value) -> bool {
+    match (kind, value) {
+        (Kind::String(r), Value::String(s)) => r.default = Some(s.clone()),
+        (Kind::Number(r), Value::Number(n)) => r.default = Some(n.clone()),
+        (Kind::Boolean(d), Value::Bool(b)) => *d = Some(*b),
+        (Kind::Select(r), Value::String(s)) => r.default = Some(s.clone()),
+        (Kind::MultiSelect(r), Value::Array(items)) => {
+            let Some(values) = items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<Vec<String>>>()
+            else {
+                return false;
+            };
+            r.default = Some(values);
+        }
+        _ => return false,
+    }
+    true
+}
 
 /// Gives every property without a title one made from its name.
 pub(crate) fn title_untitled(schema: &mut RequestedSchema) {

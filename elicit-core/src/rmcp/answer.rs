@@ -106,8 +106,14 @@ impl Ask {
             }
         }
         let result = if again {
-            self.ask_until_final(question, version, &mut attempts, read)
-                .await
+            self.ask_until_final(
+                question,
+                version,
+                &mut attempts,
+                read,
+                replies.last().cloned(),
+            )
+            .await
         } else {
             Ok(())
         };
@@ -125,10 +131,23 @@ impl Ask {
         version: ProtocolVersion,
         attempts: &mut Attempts,
         read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
+        mut last_reply: Option<Value>,
     ) -> Result<(), Interrupt> {
         let key = question.key();
         loop {
-            let params = question.params(version, attempts.message())?;
+            // After a refused answer, the form is asked again with what was right kept.
+            let refused = match attempts.attempts().last().map(|a| &a.outcome) {
+                Some(AttemptOutcome::Invalid(error)) => Some(error),
+                _ => None,
+            };
+            let content = last_reply
+                .as_ref()
+                .and_then(|r| r.get("content"))
+                .and_then(Value::as_object);
+            let keep = refused
+                .zip(content)
+                .map(|(error, content)| (content, error));
+            let params = question.params(version, attempts.message(), keep)?;
             self.check_capability(params.mode(), version)?;
             if version.has_input_requests() {
                 let mut inner = self.lock();
@@ -151,6 +170,7 @@ impl Ask {
             if !attempts.record(read(&reply)) {
                 return Ok(());
             }
+            last_reply = Some(reply);
         }
     }
 

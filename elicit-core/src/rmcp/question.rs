@@ -52,11 +52,36 @@ pub trait Asking: Sync {
     fn base_message(&self) -> Cow<'_, str>;
     fn policy(&self) -> RetryPolicy;
     fn timeout(&self) -> Option<Duration>;
-    /// The request for `version`, shown with `message`.
-    fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt>;
+    /// The request for `version`, shown with `message`. After a refused answer, `keep` holds its
+    /// content and why it was refused, so a form can start from what was right.
+    fn params(
+        &self,
+        version: ProtocolVersion,
+        message: &str,
+        keep: Option<Kept<'_>>,
+    ) -> Result<Params, Interrupt>;
     /// The form asked, when it is one: its labels word violations for the user.
     fn schema(&self) -> Option<&RequestedSchema> {
         None
+    }
+}
+
+/// The content of a refused answer and why it was refused.
+#[doc(hidden)]
+pub type Kept<'a> = (&'a serde_json::Map<String, Value>, &'a ElicitError);
+
+/// `schema`, with what was right in a refused answer kept as defaults where the version sends
+/// defaults (2025-11-25 and later).
+fn keeping(
+    schema: &RequestedSchema,
+    version: ProtocolVersion,
+    keep: Option<Kept<'_>>,
+) -> Option<RequestedSchema> {
+    match keep {
+        Some((content, error)) if version >= ProtocolVersion::V2025_11_25 => {
+            Some(schema.prefilled(content, error))
+        }
+        _ => None,
     }
 }
 
@@ -209,10 +234,21 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
         Some(self.sent.unwrap_or_else(|| T::requested_schema()))
     }
 
-    fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {
-        let form = match self.sent {
-            Some(schema) => FormRequest::owned(message, schema.clone()).with_version(version),
-            None => T::form_request_for(version).map(|form| form.with_message(message.to_owned())),
+    fn params(
+        &self,
+        version: ProtocolVersion,
+        message: &str,
+        keep: Option<Kept<'_>>,
+    ) -> Result<Params, Interrupt> {
+        let own = self.sent.unwrap_or_else(|| T::requested_schema());
+        let form = match (keeping(own, version, keep), self.sent) {
+            (Some(kept), _) => FormRequest::owned(message, kept).with_version(version),
+            (None, Some(schema)) => {
+                FormRequest::owned(message, schema.clone()).with_version(version)
+            }
+            (None, None) => {
+                T::form_request_for(version).map(|form| form.with_message(message.to_owned()))
+            }
         };
         form.map(Params::Form)
             .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e)))
@@ -314,8 +350,14 @@ impl Asking for SchemaQuestion<'_> {
         Some(self.schema)
     }
 
-    fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {
-        FormRequest::owned(message, self.schema.clone())
+    fn params(
+        &self,
+        version: ProtocolVersion,
+        message: &str,
+        keep: Option<Kept<'_>>,
+    ) -> Result<Params, Interrupt> {
+        let schema = keeping(self.schema, version, keep).unwrap_or_else(|| self.schema.clone());
+        FormRequest::owned(message, schema)
             .with_version(version)
             .map(Params::Form)
             .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e)))
@@ -404,7 +446,12 @@ impl Asking for UrlQuestion<'_> {
         self.timeout
     }
 
-    fn params(&self, version: ProtocolVersion, message: &str) -> Result<Params, Interrupt> {
+    fn params(
+        &self,
+        version: ProtocolVersion,
+        message: &str,
+        _keep: Option<Kept<'_>>,
+    ) -> Result<Params, Interrupt> {
         let id = self.elicitation_id.as_deref().unwrap_or(&self.key);
         UrlRequest::new(version, message.to_owned(), self.url.clone(), id.to_owned())
             .map(Params::Url)

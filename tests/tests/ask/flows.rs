@@ -201,6 +201,30 @@ async fn the_retry_policy_on_every_version() {
             messages[2]
         );
 
+        // The form asked again keeps what was right: the city, as its default, where the
+        // version sends defaults; the first two asks carry none.
+        let schemas: Vec<Value> = seen
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|r| match r {
+                ElicitRequestParams::FormElicitationParams {
+                    requested_schema, ..
+                } => serde_json::to_value(requested_schema).unwrap(),
+                _ => Value::Null,
+            })
+            .collect();
+        assert_eq!(schemas[0]["properties"]["city"].get("default"), None);
+        assert_eq!(schemas[1]["properties"]["city"].get("default"), None);
+        let kept = schemas[2]["properties"]["city"].get("default");
+        if version >= ProtocolVersion::V2025_11_25 {
+            assert_eq!(kept, Some(&json!("Kyoto")), "{version}");
+        } else {
+            assert_eq!(kept, None, "{version}: 2025-06-18 has no string defaults");
+        }
+        assert_eq!(schemas[2]["properties"]["nights"].get("default"), None);
+
         // Decline stops at once; a second cancel stops too.
         for (replies, expected) in [
             (vec![decline(), accept(short_trip())], json!(["Declined"])),
