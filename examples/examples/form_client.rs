@@ -6,6 +6,7 @@
 //!
 //! Options, before the server command:
 //! - `--tool NAME`: call this tool (repeatable); without it, pick one from a numbered list.
+//! - `--arguments JSON`: the arguments of each tool called, a JSON object (`{}` by default).
 //! - `--protocol VERSION`: `2025-06-18`, `2025-11-25` or `2026-07-28` (the default).
 //! - `--answers FILE.json`: answer without a terminal. The file is a JSON array with one entry per
 //!   elicitation, in order: `"decline"`, `"cancel"`, `"accept"` (URL mode), `{"accept": {field:
@@ -46,6 +47,7 @@ enum Source {
 
 struct Options {
     tools: Vec<String>,
+    arguments: Option<Map<String, Value>>,
     protocol: String,
     answers: Option<String>,
     command: Vec<String>,
@@ -53,7 +55,7 @@ struct Options {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: form_client [--tool NAME]... [--protocol VERSION] [--answers FILE.json] -- COMMAND [ARGS...]"
+        "usage: form_client [--tool NAME]... [--arguments JSON] [--protocol VERSION] [--answers FILE.json] -- COMMAND [ARGS...]"
     );
     std::process::exit(2);
 }
@@ -62,6 +64,7 @@ fn parse_args() -> Options {
     let mut args = std::env::args().skip(1);
     let mut options = Options {
         tools: Vec::new(),
+        arguments: None,
         protocol: "2026-07-28".into(),
         answers: None,
         command: Vec::new(),
@@ -70,6 +73,18 @@ fn parse_args() -> Options {
         match arg.as_str() {
             "--tool" => options.tools.push(args.next().unwrap_or_else(|| usage())),
             "--protocol" => options.protocol = args.next().unwrap_or_else(|| usage()),
+            "--arguments" => {
+                let text = args.next().unwrap_or_else(|| usage());
+                match serde_json::from_str::<Value>(&text) {
+                    Ok(Value::Object(map)) => options.arguments = Some(map),
+                    _ => {
+                        eprintln!(
+                            "--arguments must be a JSON object, such as '{{\"service\":\"api\"}}'"
+                        );
+                        std::process::exit(2);
+                    }
+                }
+            }
             "--answers" => options.answers = Some(args.next().unwrap_or_else(|| usage())),
             "--" => {
                 options.command = args.collect();
@@ -430,9 +445,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut failed = false;
     for tool in tools {
-        let result = service
-            .call_tool(CallToolRequestParams::new(tool.clone()))
-            .await?;
+        let mut params = CallToolRequestParams::new(tool.clone());
+        params.arguments = options.arguments.clone();
+        let result = service.call_tool(params).await?;
         let texts: Vec<String> = result
             .content
             .iter()

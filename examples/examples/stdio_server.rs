@@ -11,6 +11,9 @@
 //! - `book_table_patiently`: the same, through the retry policy (once more after a cancel, again
 //!   with the violations after invalid content). Returns the result and every attempt.
 //! - `connect_account`: URL mode: sends the user to a page, and returns what they said.
+//! - `choose_table`: takes `{"tables": [..]}` and offers exactly those tables (choices known
+//!   only at run time, through `Form`), then asks to confirm (`ask.confirm`). Returns the
+//!   choice and `booked: true` or `false`.
 //!
 //! The tools are written once for every version with [`Ask`], here in a hand-written
 //! `ServerHandler::call_tool` (`trip_planner` shows the `#[tool]` style): on 2025-06-18 and
@@ -25,6 +28,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Book a table at Chez Ferris
 #[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
@@ -47,16 +51,37 @@ enum Seating {
     Outdoor,
 }
 
+/// Pick a table
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+struct TableChoice {
+    /// The free tables right now
+    table: String,
+    /// How many people are coming
+    #[schemars(range(min = 1, max = 12))]
+    party_size: u8,
+}
+
 const ACCOUNT_PAGE: &str = "https://accounts.example.com/connect?client=chez-ferris";
 
 #[derive(Clone)]
 struct Restaurant;
 
 fn tool(name: &'static str, description: &'static str) -> Tool {
-    let schema = serde_json::json!({"type": "object", "properties": {}});
-    let serde_json::Value::Object(schema) = schema else {
-        unreachable!("a JSON object literal")
-    };
+    tool_taking(name, description, serde_json::json!({}))
+}
+
+/// A tool whose arguments are `properties`, all required.
+fn tool_taking(name: &'static str, description: &'static str, properties: Value) -> Tool {
+    let required: Vec<String> = properties
+        .as_object()
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut schema = serde_json::Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), properties);
+    if !required.is_empty() {
+        schema.insert("required".into(), required.into());
+    }
     Tool::new(name, description, schema)
 }
 
@@ -107,6 +132,24 @@ async fn book_table_patiently(ask: &Ask) -> Asked<CallToolResult> {
     .await
 }
 
+/// Offers the tables free right now (the call's `tables` argument), then asks to confirm.
+async fn choose_table(ask: &Ask, tables: Vec<String>) -> Asked<CallToolResult> {
+    ask.run(async {
+        let form = Form::<TableChoice>::new()
+            .choices("table", tables)
+            .map_err(|e| Interrupt::Error(ErrorData::invalid_params(e.to_string(), None)))?;
+        let choice = ask.form_with("table", &form).await?;
+        let ElicitResult::Accept(picked) = &choice else {
+            return wire(&choice);
+        };
+        let question = format!("Book the {} table for {}?", picked.table, picked.party_size);
+        let booked = ask.confirm(question).await?.is_confirmed();
+        let body = serde_json::to_string(&choice).unwrap_or_default();
+        Ok(text(format!("{body}\nbooked: {booked}")))
+    })
+    .await
+}
+
 async fn connect_account(ask: &Ask) -> Asked<CallToolResult> {
     let message = "Connect your account on our sign-in page (we never see your password here).";
     ask.run(async {
@@ -145,6 +188,15 @@ impl ServerHandler for Restaurant {
                 "connect_account",
                 "Connect the user's account through a sign-in page (URL mode).",
             ),
+            tool_taking(
+                "choose_table",
+                "Offer the tables free right now, then confirm the booking.",
+                serde_json::json!({"tables": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "The tables to offer, by name"
+                }}),
+            ),
         ]))
     }
 
@@ -158,6 +210,20 @@ impl ServerHandler for Restaurant {
             "book_table" => book_table(&ask).await.into_response(),
             "book_table_patiently" => book_table_patiently(&ask).await.into_response(),
             "connect_account" => connect_account(&ask).await.into_response(),
+            "choose_table" => {
+                let tables = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("tables"))
+                    .and_then(|t| serde_json::from_value::<Vec<String>>(t.clone()).ok());
+                match tables {
+                    Some(tables) => choose_table(&ask, tables).await.into_response(),
+                    None => Err(ErrorData::invalid_params(
+                        "choose_table needs `tables`, a list of table names",
+                        None,
+                    )),
+                }
+            }
             other => Err(ErrorData::invalid_params(
                 format!("no tool named {other}"),
                 None,

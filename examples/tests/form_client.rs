@@ -134,3 +134,39 @@ fn url_mode() {
         "{out}"
     );
 }
+
+#[test]
+fn run_time_choices_and_a_confirmation_through_tool_arguments() {
+    let tables = serde_json::json!({"tables": ["window", "terrace"]});
+    for version in VERSIONS {
+        let answers = serde_json::json!([
+            // "bar" is a table, but not one offered on this call; then the second choice.
+            {"accept": {"table": ["bar", "2"], "party_size": "3"}},
+            {"accept": {"confirmed": "true"}}
+        ]);
+        let (ok, out) = common::form_client_with(
+            "stdio_server",
+            version,
+            "choose_table",
+            Some(tables.clone()),
+            answers,
+        );
+        assert!(ok, "{version}: {out}");
+        assert!(
+            out.contains("  1) window\n  2) terrace"),
+            "{version}: {out}"
+        );
+        assert!(
+            out.contains(r#"{"action":"accept","content":{"table":"terrace","party_size":3}}"#),
+            "{version}: {out}"
+        );
+        assert!(
+            out.contains("Book the terrace table for 3?"),
+            "{version}: {out}"
+        );
+        assert!(out.contains("booked: true"), "{version}: {out}");
+    }
+    // Without the arguments the tool says what it needs.
+    let (ok, out) = run("2025-11-25", "choose_table", serde_json::json!([]));
+    assert!(!ok, "{out}");
+}

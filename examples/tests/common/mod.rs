@@ -33,6 +33,17 @@ pub fn form_client(
     tool: &str,
     answers: serde_json::Value,
 ) -> (bool, String) {
+    form_client_with(server, protocol, tool, None, answers)
+}
+
+/// [`form_client`] passing `arguments` to the tool.
+pub fn form_client_with(
+    server: &str,
+    protocol: &str,
+    tool: &str,
+    arguments: Option<serde_json::Value>,
+    answers: serde_json::Value,
+) -> (bool, String) {
     // Tests run in parallel: each run gets its own file.
     static RUNS: AtomicUsize = AtomicUsize::new(0);
     let n = RUNS.fetch_add(1, Ordering::SeqCst);
@@ -41,7 +52,13 @@ pub fn form_client(
     let output = Command::new(example("form_client"))
         .args(["--protocol", protocol, "--answers"])
         .arg(&file)
-        .args(["--tool", tool, "--"])
+        .args(["--tool", tool])
+        .args(
+            arguments
+                .map(|a| vec!["--arguments".to_owned(), a.to_string()])
+                .unwrap_or_default(),
+        )
+        .arg("--")
         .arg(example(server))
         .output()
         .expect("form_client runs");
