@@ -16,6 +16,8 @@ use std::collections::{BTreeSet, HashSet};
 pub trait ElicitField {
     #[doc(hidden)]
     fn __elicit_variants() -> Option<&'static [&'static str]>;
+    #[doc(hidden)]
+    fn __elicit_enum_names() -> bool;
 }
 
 /// A type that can be a required field of a form: a primitive, a `#[derive(Elicit)]` unit enum,
@@ -31,6 +33,13 @@ pub trait ElicitValue {
     #[must_use]
     fn __elicit_variants() -> Option<&'static [&'static str]> {
         None
+    }
+
+    /// Whether a titled choice enum writes its titles as `enum` + `enumNames`.
+    #[doc(hidden)]
+    #[must_use]
+    fn __elicit_enum_names() -> bool {
+        false
     }
 }
 
@@ -50,11 +59,19 @@ impl<T: ElicitValue> ElicitField for T {
     fn __elicit_variants() -> Option<&'static [&'static str]> {
         T::__elicit_variants()
     }
+
+    fn __elicit_enum_names() -> bool {
+        T::__elicit_enum_names()
+    }
 }
 
 impl<T: ElicitValue> ElicitField for Option<T> {
     fn __elicit_variants() -> Option<&'static [&'static str]> {
         T::__elicit_variants()
+    }
+
+    fn __elicit_enum_names() -> bool {
+        T::__elicit_enum_names()
     }
 }
 

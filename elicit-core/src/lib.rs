@@ -140,6 +140,8 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
     #[doc(hidden)]
     const __ELICIT_FIELDS: &'static [__private_v1::VariantsFn];
     #[doc(hidden)]
+    const __ELICIT_ENUM_NAMES: &'static [fn() -> bool] = &[];
+    #[doc(hidden)]
     const __ELICIT_AUTO_TITLES: bool = true;
     #[doc(hidden)]
     const __ELICIT_BOUND_HINTS: bool = true;

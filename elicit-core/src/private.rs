@@ -92,7 +92,12 @@ pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
         })
         .into_generator();
     let root = generator.into_root_schema_for::<T>().to_value();
-    let mut schema = lower_fields(root, fields_of::<T>(), T::__ELICIT_FIELDS)?;
+    let mut schema = lower_fields(
+        root,
+        fields_of::<T>(),
+        T::__ELICIT_FIELDS,
+        T::__ELICIT_ENUM_NAMES,
+    )?;
     if T::__ELICIT_AUTO_TITLES {
         crate::model::title_untitled(&mut schema);
     }
@@ -107,6 +112,7 @@ fn lower_fields(
     root: serde_json::Value,
     names: &'static [&'static str],
     hooks: &[VariantsFn],
+    enum_names: &[fn() -> bool],
 ) -> Result<RequestedSchema, SchemaError> {
     let order: Vec<FieldOrder> = names
         .iter()
@@ -118,6 +124,7 @@ fn lower_fields(
             } else {
                 None
             },
+            enum_names: names.len() == enum_names.len() && enum_names[i](),
         })
         .collect();
     lower(root, &order)

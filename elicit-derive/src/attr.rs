@@ -101,6 +101,8 @@ pub struct ContainerAttrs {
     pub no_auto_titles: Option<Path>,
     /// `no_bound_hints`: descriptions stay as written, without the bounds appended.
     pub no_bound_hints: Option<Path>,
+    /// `enum_names` on a choice enum: its titles go as `enum` + `enumNames` on every version.
+    pub enum_names: Option<Path>,
 }
 
 /// `#[elicit(..)]` on a field.
@@ -146,10 +148,12 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 once(cx, &mut out.no_auto_titles, &meta, meta.path.clone());
             } else if meta.path.is_ident("no_bound_hints") {
                 once(cx, &mut out.no_bound_hints, &meta, meta.path.clone());
+            } else if meta.path.is_ident("enum_names") {
+                once(cx, &mut out.enum_names, &meta, meta.path.clone());
             } else {
                 return Err(meta.error(format!(
                     "unknown #[elicit] key `{}`; expected `message`, `validate`, `no_auto_titles`, \
-                     `no_bound_hints` or `crate`",
+                     `no_bound_hints`, `enum_names` or `crate`",
                     path_name(&meta.path)
                 )));
             }

@@ -14,6 +14,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     keys::check(cx, cont);
     match &cont.data {
         Data::Form(_) => {
+            check_choice_keys_on_form(cx, cont);
             check_has_fields(cx, cont);
             check_validate_on_skipped(cx, cont);
             check_sensitive(cx, cont);
@@ -21,6 +22,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         Data::Choice(_) => {
             check_variants(cx, cont);
             check_no_validate(cx, cont);
+            check_form_keys_on_choice(cx, cont);
         }
         Data::Unsupported(_) => {}
     }
@@ -33,6 +35,26 @@ fn check_no_validate(cx: &Ctxt, cont: &Container) {
             path,
             "`validate` goes on a form struct or its fields, not on a choice enum",
         );
+    }
+}
+
+/// `enum_names` is how a choice enum writes its titles; a form has none of its own.
+fn check_choice_keys_on_form(cx: &Ctxt, cont: &Container) {
+    if let Some(path) = &cont.attrs.enum_names {
+        cx.error_spanned_by(
+            path,
+            "`enum_names` goes on a choice enum, to write its titles as `enum` + `enumNames`",
+        );
+    }
+}
+
+/// The keys that shape a form's schema mean nothing on a choice enum.
+fn check_form_keys_on_choice(cx: &Ctxt, cont: &Container) {
+    for path in [&cont.attrs.no_auto_titles, &cont.attrs.no_bound_hints]
+        .into_iter()
+        .flatten()
+    {
+        cx.error_spanned_by(path, "this key goes on a form struct, not on a choice enum");
     }
 }
 

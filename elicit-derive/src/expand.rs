@@ -96,6 +96,12 @@ fn form(cont: &Container) -> TokenStream {
         Some(message) => message.to_token_stream(),
         None => quote!(#krate::__private_v1::DEFAULT_MESSAGE),
     };
+    let enum_names = cont.form_fields().map(|field| {
+        let ty: &Type = field.ty;
+        quote_spanned! {ty.span()=>
+            <#ty as #krate::ElicitField>::__elicit_enum_names
+        }
+    });
     let hooks = cont.form_fields().map(|field| {
         let ty: &Type = field.ty;
         quote_spanned! {ty.span()=>
@@ -129,6 +135,8 @@ fn form(cont: &Container) -> TokenStream {
             #auto_titles
             #bound_hints
             const __ELICIT_FIELDS: &'static [#krate::__private_v1::VariantsFn] = &[#(#hooks),*];
+            const __ELICIT_ENUM_NAMES: &'static [fn() -> ::core::primitive::bool] =
+                &[#(#enum_names),*];
 
             fn __elicit_cache() -> &'static #krate::__private_v1::SchemaCache {
                 #cache
@@ -177,11 +185,24 @@ fn choice(cont: &Container) -> TokenStream {
         cont,
         &krate,
         quote!(#krate::__private_v1::variants_of::<Self>()),
+        cont.attrs.enum_names.is_some(),
     )
 }
 
-pub fn choice_impls(cont: &Container, krate: &Path, variants: TokenStream) -> TokenStream {
+pub fn choice_impls(
+    cont: &Container,
+    krate: &Path,
+    variants: TokenStream,
+    enum_names: bool,
+) -> TokenStream {
     let ident = &cont.input.ident;
+    let enum_names = enum_names.then(|| {
+        quote! {
+            fn __elicit_enum_names() -> ::core::primitive::bool {
+                true
+            }
+        }
+    });
     let (impl_generics, ty_generics, where_clause) = cont.input.generics.split_for_impl();
     dummy(quote! {
         #[automatically_derived]
@@ -191,6 +212,7 @@ pub fn choice_impls(cont: &Container, krate: &Path, variants: TokenStream) -> To
                     <Self as #krate::ElicitChoice>::variants(),
                 )
             }
+            #enum_names
         }
 
         #[automatically_derived]

@@ -26,7 +26,7 @@ pub fn fallback(cont: &Container) -> TokenStream {
                 }
             })
         }
-        Data::Choice(_) => choice_impls(cont, &krate, quote!(&[])),
+        Data::Choice(_) => choice_impls(cont, &krate, quote!(&[]), false),
         Data::Unsupported(_) => TokenStream::new(),
     }
 }

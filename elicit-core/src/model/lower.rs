@@ -23,6 +23,9 @@ pub(crate) struct FieldOrder {
     pub(crate) name: &'static str,
     /// The enum's variant wire names in declaration order, for single- and multi-selects.
     pub(crate) variants: Option<&'static [&'static str]>,
+    /// A titled single-select written as `enum` + `enumNames` (`#[elicit(enum_names)]` on
+    /// the enum).
+    pub(crate) enum_names: bool,
 }
 
 /// Lowers a schemars root schema. Properties are put in `order`; any not listed keep their
@@ -51,11 +54,14 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
             {
                 sets.push(name.clone());
             }
-            let variants = order
-                .iter()
-                .find(|f| f.name == name)
-                .and_then(|f| f.variants);
+            let field = order.iter().find(|f| f.name == name);
+            let variants = field.and_then(|f| f.variants);
             lower_property(name, schema, &defs, variants)?;
+            if field.is_some_and(|f| f.enum_names)
+                && let Value::Object(obj) = schema
+            {
+                to_enum_names(obj);
+            }
         }
     }
     let mut schema = RequestedSchema::parse(Value::Object(root), &Limits::UNLIMITED, false)?;
@@ -124,6 +130,23 @@ fn lower_property(
         _ => {}
     }
     Ok(())
+}
+
+/// A titled single-select (`oneOf` of `{const, title}`) rewritten as `enum` + `enumNames`.
+fn to_enum_names(obj: &mut Map<String, Value>) {
+    let Some(Value::Array(branches)) = obj.get("oneOf") else {
+        return;
+    };
+    let (values, titles): (Vec<Value>, Vec<Value>) = branches
+        .iter()
+        .filter_map(|b| Some((b.get("const")?.clone(), b.get("title")?.clone())))
+        .unzip();
+    if values.len() != branches.len() {
+        return;
+    }
+    obj.remove("oneOf");
+    obj.insert("enum".into(), Value::Array(values));
+    obj.insert("enumNames".into(), Value::Array(titles));
 }
 
 fn normalize_items(items: &mut Map<String, Value>, variants: Option<&[&str]>) {
