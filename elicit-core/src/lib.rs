@@ -59,6 +59,7 @@
 #![warn(missing_docs)]
 
 mod cache;
+pub mod client;
 mod confirm;
 mod content;
 mod custom;

@@ -20,6 +20,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
+use elicit_core::client::ElicitRequest;
 use elicit_core::schema::{Choice, Kind, Property};
 use elicit_core::{ElicitResult, FormRequest, RequestedSchema, UrlRequest};
 use rmcp::ClientHandler;
@@ -372,11 +373,23 @@ impl ClientHandler for FormClient {
             .peer_info()
             .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
             .unwrap_or_else(|| self.server_command.clone());
-        if let Ok(form) = FormRequest::try_from(&request) {
-            return self.answer_form(&server, form);
-        }
-        match UrlRequest::try_from(&request) {
-            Ok(url) => self.answer_url(&server, url),
+        // The version the connection speaks, and the request read as that version's params.
+        let version = context
+            .peer
+            .peer_info()
+            .map(|info| info.protocol_version.to_string())
+            .unwrap_or_else(|| self.protocol.clone())
+            .parse::<elicit_core::ProtocolVersion>()
+            .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        let params = serde_json::to_value(&request)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        match ElicitRequest::from_params(&params, version) {
+            Ok(ElicitRequest::Form(form)) => self.answer_form(&server, form),
+            Ok(ElicitRequest::Url(url)) => self.answer_url(&server, url),
+            Ok(_) => Err(ErrorData::invalid_params(
+                "a request of an unknown kind",
+                None,
+            )),
             Err(e) => Err(ErrorData::invalid_params(
                 format!("cannot show this request: {e}"),
                 None,
