@@ -274,15 +274,6 @@ impl<T: Elicit + Send> Question for FormQuestion<'_, T> {
     }
 }
 
-impl<'a, T: Elicit + Send> IntoFuture for FormQuestion<'a, T> {
-    type Output = Result<ElicitResult<T>, Interrupt>;
-    type IntoFuture = Answering<'a, ElicitResult<T>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move { self.ask.answer(&self).await })
-    }
-}
-
 /// A form of a schema built or received at run time: asks under a key and reads the answer as
 /// [`Content`], validated against that schema. Made by [`Ask::schema`].
 #[must_use = "a question is asked when it is awaited"]
@@ -378,15 +369,6 @@ impl Question for SchemaQuestion<'_> {
     }
 }
 
-impl<'a> IntoFuture for SchemaQuestion<'a> {
-    type Output = Result<ElicitResult<Content>, Interrupt>;
-    type IntoFuture = Answering<'a, ElicitResult<Content>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move { self.ask.answer(&self).await })
-    }
-}
-
 /// A page the user opens (URL mode, 2025-11-25 and later): for what a form must not carry, such
 /// as passwords and payment details. Await it for the `UrlElicitResult`. Made by [`Ask::url`].
 #[must_use = "a question is asked when it is awaited"]
@@ -473,13 +455,24 @@ impl Question for UrlQuestion<'_> {
     }
 }
 
-impl<'a> IntoFuture for UrlQuestion<'a> {
-    type Output = Result<UrlElicitResult, Interrupt>;
-    type IntoFuture = Answering<'a, UrlElicitResult>;
+/// Awaiting a question asks it: `ask.form::<T>(key).await`.
+macro_rules! asked_on_await {
+    ($([$($generics:tt)*] $question:ty => $answer:ty;)*) => {$(
+        impl<'a, $($generics)*> IntoFuture for $question {
+            type Output = Result<$answer, Interrupt>;
+            type IntoFuture = Answering<'a, $answer>;
 
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move { self.ask.answer(&self).await })
-    }
+            fn into_future(self) -> Self::IntoFuture {
+                Box::pin(async move { self.ask.answer(&self).await })
+            }
+        }
+    )*};
+}
+
+asked_on_await! {
+    [T: Elicit + Send] FormQuestion<'a, T> => ElicitResult<T>;
+    [] SchemaQuestion<'a> => ElicitResult<Content>;
+    [] UrlQuestion<'a> => UrlElicitResult;
 }
 
 /// Several questions asked together: a tuple of two to six [`Question`]s. See [`Ask::all`].
