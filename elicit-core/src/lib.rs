@@ -57,6 +57,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`, nightly) labels each item gated behind a feature with that feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod cache;
 pub mod client;

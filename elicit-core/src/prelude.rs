@@ -12,7 +12,7 @@
 //!
 //! The crate's `InputRequests`, `InputResponses`, `ProtocolVersion` and `RequestId` are left
 //! out for the same reason: rmcp's model has types of those names. Tools written with
-//! [`Ask`](crate::rmcp::Ask) do not need them.
+//! `Ask` (feature `rmcp`) do not need them.
 
 pub use crate::retry::RetryPolicy;
 #[cfg(feature = "rmcp")]
