@@ -5,4 +5,5 @@ mod boundaries;
 mod formats;
 mod keywords;
 mod numbers;
+mod values;
 mod wire;
