@@ -97,7 +97,8 @@ pub enum Rule {
     More(usize),
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
+/// `n` and its noun: "1 character", "2 characters".
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

@@ -183,7 +183,10 @@ impl Attempts {
     /// Words violations for the user with the labels of `schema`, the form being asked.
     #[must_use]
     pub fn with_schema(mut self, schema: &RequestedSchema) -> Self {
-        self.schema = Some(schema.clone());
+        // Kept only where the policy can ask again after invalid content: the one use of it.
+        if self.policy.max_invalid_retries > 0 {
+            self.schema = Some(schema.clone());
+        }
         self
     }
 

@@ -1,7 +1,7 @@
 //! Violations in words for the person who filled in the form: the field labels they saw, no
 //! schema keywords, no backticks, one line.
 
-use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::error::{ElicitError, Location, Rule, Violation, plural};
 use crate::model::{Kind, Property, RequestedSchema};
 
 impl ElicitError {
@@ -52,8 +52,7 @@ fn sentence(v: &Violation, schema: &RequestedSchema) -> String {
         (Location::Envelope, _) => return "The answer could not be read".into(),
         (Location::Content, _) => {
             return match v.rule() {
-                Rule::Custom(message) => message.clone(),
-                Rule::More(n) => format!("and {n} more {}", plural(*n, "problem", "problems")),
+                rule @ (Rule::Custom(_) | Rule::More(_)) => rule_text(rule, None),
                 _ => "The answer could not be read".into(),
             };
         }
@@ -85,18 +84,6 @@ fn shows_received(rule: &Rule) -> bool {
     )
 }
 
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
-}
-
-fn characters(n: u64) -> String {
-    format!("{n} {}", if n == 1 { "character" } else { "characters" })
-}
-
-fn choices(n: u64) -> String {
-    format!("{n} {}", if n == 1 { "choice" } else { "choices" })
-}
-
 /// What the rule asks, in words, for the property (when known) it is about.
 fn rule_text(rule: &Rule, property: Option<&Property>) -> String {
     match rule {
@@ -109,8 +96,8 @@ fn rule_text(rule: &Rule, property: Option<&Property>) -> String {
             "array" => "must be a list of choices".into(),
             other => format!("must be a {other}"),
         },
-        Rule::MinLength(n) => format!("must be at least {}", characters(*n)),
-        Rule::MaxLength(n) => format!("must be at most {}", characters(*n)),
+        Rule::MinLength(n) => format!("must be at least {}", plural(*n, "character", "characters")),
+        Rule::MaxLength(n) => format!("must be at most {}", plural(*n, "character", "characters")),
         Rule::Minimum(n) => format!("must be at least {n}"),
         Rule::Maximum(n) => format!("must be at most {n}"),
         Rule::ExclusiveMinimum(n) => format!("must be more than {n}"),
@@ -127,14 +114,17 @@ fn rule_text(rule: &Rule, property: Option<&Property>) -> String {
             }
             _ => "must be one of the choices offered".into(),
         },
-        Rule::MinItems(n) => format!("needs at least {}", choices(*n)),
-        Rule::MaxItems(n) => format!("allows at most {}", choices(*n)),
+        Rule::MinItems(n) => format!("needs at least {}", plural(*n, "choice", "choices")),
+        Rule::MaxItems(n) => format!("allows at most {}", plural(*n, "choice", "choices")),
         Rule::UniqueItems => "cannot hold the same choice twice".into(),
         Rule::TooLong(_) => "is too long".into(),
         Rule::UnknownProperty => "is not part of this form".into(),
         Rule::DuplicateKey => "was sent twice".into(),
         Rule::Custom(message) => message.clone(),
-        Rule::More(n) => format!("and {n} more {}", plural(*n, "problem", "problems")),
+        Rule::More(n) => {
+            let n = u64::try_from(*n).unwrap_or(u64::MAX);
+            format!("and {}", plural(n, "more problem", "more problems"))
+        }
         Rule::Deserialize(_)
         | Rule::Json(_)
         | Rule::ActionMissing

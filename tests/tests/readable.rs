@@ -155,3 +155,18 @@ fn asking_again_keeps_only_what_was_right() {
         "40 breaks its own rules"
     );
 }
+
+#[test]
+fn violations_past_the_cap_are_counted_in_words() {
+    let schema = RequestedSchema::builder()
+        .field(Field::string("a").title("A").required())
+        .field(Field::string("b").required())
+        .field(Field::string("c").required())
+        .build()
+        .unwrap();
+    let capped = elicit_core::Limits::DEFAULT.with_max_violations(1);
+    let e = schema
+        .parse_result_json_with(&reply(json!({})), &capped)
+        .unwrap_err();
+    assert_eq!(e.user_text(&schema), "A is required; and 2 more problems");
+}
