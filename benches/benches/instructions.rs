@@ -17,7 +17,11 @@ use elicit_benches::{KeyOrder, Large, Small, accept_reply, large, reply_in, smal
 use elicit_core::{Elicit, ElicitResult};
 
 /// Every path, by name: the reply text or rmcp's result for `T`, read `n` times.
-fn run<T: Elicit + serde::Serialize>(path: &str, value: &T, n: usize) -> bool {
+fn run<T: Elicit + serde::de::DeserializeOwned + serde::Serialize>(
+    path: &str,
+    value: &T,
+    n: usize,
+) -> bool {
     let reply = accept_reply(value);
     let sorted = reply_in(value, KeyOrder::Sorted);
     let reversed = reply_in(value, KeyOrder::Reversed);

@@ -116,7 +116,7 @@ fn compare(title: &str, rounds: usize, mut paths: Vec<Path>) -> Vec<(&'static st
     out
 }
 
-fn parse_group<T: Elicit + Clone + serde::Serialize>(
+fn parse_group<T: Elicit + serde::de::DeserializeOwned + Clone + serde::Serialize>(
     label: &str,
     value: &T,
     rounds: usize,
@@ -209,7 +209,9 @@ fn parse_group<T: Elicit + Clone + serde::Serialize>(
 
 /// A reply rmcp has already read into its `ElicitResult`, as a server's `create_elicitation`
 /// returns it: rmcp's own typed read against the validating one.
-fn rmcp_group<T: Elicit + serde::Serialize + PartialEq + std::fmt::Debug>(
+fn rmcp_group<
+    T: Elicit + serde::de::DeserializeOwned + serde::Serialize + PartialEq + std::fmt::Debug,
+>(
     label: &str,
     value: &T,
     rounds: usize,

@@ -5,12 +5,14 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use crate::{HasDeserialize, HasJsonSchema};
+
 /// A type that can be the field of an elicitation form: an [`ElicitValue`] or an `Option` of one.
 ///
 /// An `Option` field is left out of `required`; its value type is sent as it is.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an MCP elicitation form",
-    label = "not an elicitation field type",
+    label = "if `{Self}` is a unit enum, add `#[derive(Elicit)]` to it",
     note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those"
 )]
 pub trait ElicitField {
@@ -24,7 +26,7 @@ pub trait ElicitField {
 /// or a list or set of such an enum.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an MCP elicitation form",
-    label = "not an elicitation field type",
+    label = "if `{Self}` is a unit enum, add `#[derive(Elicit)]` to it",
     note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those",
     note = "nested structs, maps, tuples, nested Options and lists of anything but an Elicit enum cannot be expressed"
 )]
@@ -44,13 +46,14 @@ pub trait ElicitValue {
 }
 
 /// A unit enum that can be a single-select field, or the item of a multi-select.
-/// Implemented by `#[derive(Elicit)]` on an enum.
+/// Implemented by `#[derive(Elicit)]` on an enum, which also needs `Deserialize` and
+/// `JsonSchema`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a choice enum, so it cannot be the item of a multi-select",
     label = "not a #[derive(Elicit)] unit enum",
     note = "a multi-select is a Vec, BTreeSet or HashSet of a unit enum with #[derive(Elicit)]; MCP cannot express a list of free text or numbers"
 )]
-pub trait ElicitChoice: ElicitValue {
+pub trait ElicitChoice: ElicitValue + HasDeserialize + HasJsonSchema {
     /// The variants' wire values, in declaration order.
     fn variants() -> &'static [&'static str];
 }

@@ -1,61 +1,4 @@
-//! Typed MCP elicitation.
-//!
-//! An MCP server asks the user for input with `elicitation/create`: a message and a
-//! `requestedSchema`, a flat JSON Schema object of strings, numbers, booleans and enums. The
-//! client answers `accept` (with `content`), `decline` or `cancel`.
-//!
-//! This crate makes both halves typed:
-//!
-//! - `#[derive(Elicit)]` on a struct gives its exact `requestedSchema`, generated through
-//!   schemars and lowered to the subset MCP allows. What MCP cannot express is a compile error
-//!   at the offending field.
-//! - [`ElicitResult<T>`] holds a `T` only on accept. Deserializing it checks the action,
-//!   validates the content against the schema the client saw, and builds `T` in one pass, or
-//!   says which property broke which rule.
-//! - [`RequestedSchema`] is the same schema as a runtime value, for schemas that arrive as JSON.
-//! - With feature `rmcp`, `rmcp::Ask` writes an rmcp tool's questions once, in straight-line
-//!   code, for every protocol version: live requests before 2026-07-28, rounds of
-//!   `InputRequiredResult` with a sealed `requestState` on it.
-//!
-//! ```
-//! use elicit_core::{Elicit, ElicitResult};
-//! use schemars::JsonSchema;
-//! use serde::Deserialize;
-//!
-//! /// Sign in to the build server
-//! #[derive(Debug, Deserialize, JsonSchema, Elicit)]
-//! struct Creds {
-//!     /// Your account name
-//!     #[schemars(length(min = 3, max = 32))]
-//!     username: String,
-//!     #[schemars(range(min = 1, max = 65535))]
-//!     port: u16,
-//!     remember: bool,
-//!     level: Option<Level>,
-//! }
-//!
-//! #[derive(Debug, Deserialize, JsonSchema, Elicit)]
-//! enum Level {
-//!     Low,
-//!     High,
-//! }
-//!
-//! let schema = serde_json::to_value(Creds::requested_schema()).unwrap();
-//! assert_eq!(schema["properties"]["level"]["enum"], serde_json::json!(["Low", "High"]));
-//! assert_eq!(schema["required"], serde_json::json!(["username", "port", "remember"]));
-//!
-//! let reply = r#"{"action":"accept","content":{"username":"ada","port":8080,"remember":true}}"#;
-//! match serde_json::from_str::<ElicitResult<Creds>>(reply).unwrap() {
-//!     ElicitResult::Accept(creds) => assert_eq!(creds.port, 8080),
-//!     ElicitResult::Decline => { /* a hard stop: don't ask again */ }
-//!     ElicitResult::Cancel => { /* dismissed: one retry is fine */ }
-//! }
-//!
-//! let bad = r#"{"action":"accept","content":{"username":"al","port":0,"remember":"yes"}}"#;
-//! let err = ElicitResult::<Creds>::from_json(bad).unwrap_err();
-//! assert_eq!(err.violations().len(), 3);
-//! ```
-
+#![doc = include_str!("guide.md")]
 #![warn(missing_docs)]
 // docs.rs (`--cfg docsrs`, nightly) labels each item gated behind a feature with that feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -65,6 +8,7 @@ pub mod client;
 mod confirm;
 mod content;
 mod custom;
+mod derives;
 mod error;
 mod field;
 mod form;
@@ -108,6 +52,7 @@ pub mod schema {
 pub use confirm::Confirm;
 pub use content::Content;
 pub use custom::Invalid;
+pub use derives::{HasDeserialize, HasJsonSchema};
 pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use form::Form;
@@ -126,18 +71,15 @@ pub use url_mode::{
 };
 pub use version::{ProtocolVersion, UnknownVersion};
 
-/// Derives [`Elicit`] for a struct (a form) or [`ElicitChoice`] for a unit enum (a choice).
-///
-/// See the crate documentation and the README for what it accepts.
 #[cfg(feature = "derive")]
 pub use elicit_derive::Elicit;
 
-use serde::de::DeserializeOwned;
-
 /// A type that can be asked of the user as an elicitation form.
 ///
-/// Implement it with `#[derive(Elicit)]`, next to `Deserialize` and `JsonSchema`.
-pub trait Elicit: DeserializeOwned + schemars::JsonSchema + 'static {
+/// Implement it with `#[derive(Elicit)]`, next to `Deserialize` and `JsonSchema`. Generic code
+/// that deserializes a `T: Elicit` itself, or asks schemars for its schema, names those bounds
+/// too: `T: Elicit + DeserializeOwned`.
+pub trait Elicit: HasDeserialize + HasJsonSchema + 'static {
     #[doc(hidden)]
     const __ELICIT_MESSAGE: &'static str;
     #[doc(hidden)]

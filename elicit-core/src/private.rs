@@ -3,38 +3,35 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
 pub use crate::cache::SchemaCache;
 pub use schemars;
 pub use serde;
 
-use crate::Elicit;
 use crate::custom::Invalid;
 use crate::error::{Location, Rule, SchemaError, Violation};
 use crate::model::{FieldOrder, RequestedSchema, lower};
 use crate::version::ProtocolVersion;
+use crate::{Elicit, ElicitChoice, HasDeserialize};
 
 /// For each field serde reads, in declaration order: the variants of its choice enum, if any.
 pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
 
-/// Message used when a form type has neither a doc comment nor `#[elicit(message = "..")]`.
-pub const DEFAULT_MESSAGE: &str = "Please provide the requested information.";
-
 /// The wire names of an enum's variants in declaration order, as serde's derive lists them.
 #[must_use]
-pub fn variants_of<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+pub fn variants_of<T: ElicitChoice>() -> &'static [&'static str] {
     probe::<T>()
 }
 
 /// The wire names of a struct's fields in declaration order, as serde's derive lists them.
-fn fields_of<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+fn fields_of<T: HasDeserialize>() -> &'static [&'static str] {
     probe::<T>()
 }
 
-fn probe<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
-    match T::deserialize(Probe) {
+fn probe<T: HasDeserialize>() -> &'static [&'static str] {
+    match T::__elicit_deserialize(Probe) {
         Err(Found(Some(names))) => names,
         _ => &[],
     }
@@ -43,10 +40,7 @@ fn probe<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
 /// The wire name of `T`'s `index`-th deserialized field, or `fallback` (its Rust name) where
 /// serde's derive did not list the fields.
 #[must_use]
-pub fn field_name<T: for<'de> Deserialize<'de>>(
-    index: usize,
-    fallback: &'static str,
-) -> &'static str {
+pub fn field_name<T: Elicit>(index: usize, fallback: &'static str) -> &'static str {
     fields_of::<T>().get(index).copied().unwrap_or(fallback)
 }
 
@@ -91,7 +85,7 @@ pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
             s.meta_schema = None;
         })
         .into_generator();
-    let root = generator.into_root_schema_for::<T>().to_value();
+    let root = T::__elicit_root_schema(generator).to_value();
     let mut schema = lower_fields(
         root,
         fields_of::<T>(),

@@ -16,6 +16,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         Data::Form(_) => {
             check_choice_keys_on_form(cx, cont);
             check_has_fields(cx, cont);
+            check_has_message(cx, cont);
             check_validate_on_skipped(cx, cont);
             check_sensitive(cx, cont);
         }
@@ -25,6 +26,30 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             check_form_keys_on_choice(cx, cont);
         }
         Data::Unsupported(_) => {}
+    }
+}
+
+/// The message is the only text a person reads above the form, and MCP requires one: a form
+/// without a doc comment or `#[elicit(message = "..")]` is refused rather than sent with a
+/// message that says nothing about what is asked.
+fn check_has_message(cx: &Ctxt, cont: &Container) {
+    match &cont.attrs.message {
+        Some(message) if message.value().trim().is_empty() => {
+            cx.error_spanned_by(
+                message,
+                "the form's message is empty; write what is asked and why",
+            );
+        }
+        Some(_) => {}
+        None if cont.doc.is_none() => cx.error_spanned_by(
+            &cont.input.ident,
+            format!(
+                "`{}` has no message to show above the form: add a doc comment, or \
+                 `#[elicit(message = \"...\")]`",
+                cont.input.ident
+            ),
+        ),
+        None => {}
     }
 }
 

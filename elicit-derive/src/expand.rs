@@ -86,16 +86,14 @@ fn form(cont: &Container) -> TokenStream {
                 .push(parse_quote!(#ty: #krate::ElicitField));
         }
     }
-    let message = match cont
+    // `check` refused a form with neither.
+    let message = cont
         .attrs
         .message
         .as_ref()
         .map(|m| m.value())
         .or(cont.doc.clone())
-    {
-        Some(message) => message.to_token_stream(),
-        None => quote!(#krate::__private_v1::DEFAULT_MESSAGE),
-    };
+        .unwrap_or_default();
     let enum_names = cont.form_fields().map(|field| {
         let ty: &Type = field.ty;
         quote_spanned! {ty.span()=>
@@ -181,10 +179,12 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
 
 fn choice(cont: &Container) -> TokenStream {
     let krate = krate(cont);
+    // A missing `Deserialize` or `JsonSchema` is reported here, at the enum's name.
+    let ident = &cont.input.ident;
     choice_impls(
         cont,
         &krate,
-        quote!(#krate::__private_v1::variants_of::<Self>()),
+        quote_spanned!(ident.span()=> #krate::__private_v1::variants_of::<Self>()),
         cont.attrs.enum_names.is_some(),
     )
 }
@@ -204,13 +204,13 @@ pub fn choice_impls(
         }
     });
     let (impl_generics, ty_generics, where_clause) = cont.input.generics.split_for_impl();
+    // Both impls read the list through a function whose bound is `ElicitChoice` alone: a missing
+    // `Deserialize` or `JsonSchema` is then reported once, by the `ElicitChoice` impl.
     dummy(quote! {
         #[automatically_derived]
         impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
             fn __elicit_variants() -> ::core::option::Option<&'static [&'static ::core::primitive::str]> {
-                ::core::option::Option::Some(
-                    <Self as #krate::ElicitChoice>::variants(),
-                )
+                ::core::option::Option::Some(#variants)
             }
             #enum_names
         }

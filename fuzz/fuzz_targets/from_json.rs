@@ -16,6 +16,7 @@ enum Color {
     Green,
 }
 
+/// Fill in Form.
 #[derive(Debug, Deserialize, JsonSchema, Elicit)]
 #[allow(dead_code)]
 struct Form {

@@ -28,6 +28,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Fill in Plain.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[allow(dead_code)]
 struct Plain {
@@ -35,6 +36,7 @@ struct Plain {
     age: u8,
 }
 
+/// Fill in Wrapper.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[allow(dead_code)]
 struct Wrapper<T> {

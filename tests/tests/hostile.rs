@@ -13,6 +13,7 @@ enum Color {
     Green,
 }
 
+/// Fill in Form.
 #[derive(Debug, PartialEq, Deserialize, JsonSchema, Elicit)]
 #[allow(dead_code)]
 struct Form {
@@ -22,6 +23,7 @@ struct Form {
     note: Option<String>,
 }
 
+/// Fill in Strict.
 #[derive(Debug, Deserialize, JsonSchema, Elicit)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
@@ -29,6 +31,7 @@ struct Strict {
     name: String,
 }
 
+/// Fill in Widths.
 #[derive(Debug, Deserialize, JsonSchema, Elicit)]
 #[allow(dead_code)]
 struct Widths {

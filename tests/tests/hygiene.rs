@@ -35,6 +35,7 @@ pub struct Form {
     pub colors: ::std::vec::Vec<Color>,
 }
 
+/// Fill in Generic.
 #[derive(::serde::Deserialize, ::schemars::JsonSchema, ::elicit_core::Elicit)]
 pub struct Generic<T> {
     pub value: T,

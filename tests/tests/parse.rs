@@ -200,6 +200,7 @@ fn content_before_action_is_still_validated_on_accept() {
     );
 }
 
+/// Fill in AllOptional.
 #[derive(Debug, PartialEq, Deserialize, JsonSchema, Elicit)]
 struct AllOptional {
     nickname: Option<String>,
@@ -439,6 +440,7 @@ fn unknown_keys_are_ignored_unless_the_form_denies_them() {
     assert_eq!(e.violations()[0].rule(), &Rule::UnknownProperty);
 }
 
+/// Fill in Strict.
 #[derive(Debug, Deserialize, JsonSchema, Elicit)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]

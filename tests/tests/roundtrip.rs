@@ -50,6 +50,7 @@ enum Size {
     L,
 }
 
+/// Fill in Order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Elicit)]
 #[serde(rename_all = "camelCase")]
 struct Order {

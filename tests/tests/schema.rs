@@ -131,7 +131,6 @@ fn creds_schema_is_exact() {
 fn message_comes_from_doc_comment_or_attribute() {
     assert_eq!(Creds::message(), "Sign in to the build server");
     assert_eq!(WithMessage::message(), "Pick one, please");
-    assert_eq!(Bare::message(), elicit_core::__private_v1::DEFAULT_MESSAGE);
     let request = serde_json::to_value(Creds::form_request()).unwrap();
     assert_eq!(request["mode"], "form");
     assert_eq!(request["message"], "Sign in to the build server");
@@ -148,6 +147,7 @@ struct WithMessage {
     plan: Plan,
 }
 
+/// Fill in Bare.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[allow(dead_code)]
 struct Bare {
@@ -350,6 +350,7 @@ fn everything_schema_lowers_every_kind() {
     }
 }
 
+/// Fill in Renamed.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[allow(dead_code)]
@@ -383,6 +384,7 @@ fn serde_names_and_skips_shape_the_schema() {
     assert!(!schema.to_string().contains("additionalProperties"));
 }
 
+/// Fill in Generic.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[elicit(no_auto_titles)]
 #[allow(dead_code)]

@@ -9,6 +9,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::HasDeserialize;
 use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
@@ -59,13 +60,13 @@ pub(crate) trait ReadContent: Sized {
     }
 }
 
-impl<C: de::DeserializeOwned> ReadContent for C {
+impl<C: HasDeserialize> ReadContent for C {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
-        C::deserialize(ContentDe::new(sink, d))
+        C::__elicit_deserialize(ContentDe::new(sink, d))
     }
 
     fn fast(_sink: &Sink<'_>, content: Object<'_, '_, '_, '_>) -> Result<C, GiveUp> {
-        C::deserialize(content)
+        C::__elicit_deserialize(content)
     }
 }
 

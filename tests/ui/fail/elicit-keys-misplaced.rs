@@ -3,6 +3,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 // `enum_names` shapes a choice enum; `no_auto_titles` and `no_bound_hints` shape a form.
+/// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[elicit(enum_names)]
 struct Form {

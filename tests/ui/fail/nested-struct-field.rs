@@ -7,6 +7,7 @@ struct Address {
     street: String,
 }
 
+/// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
 struct Form {
     name: String,

@@ -2,6 +2,7 @@ use elicit_core::Elicit;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+/// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
 struct Form {
     #[schemars(contains(pattern = "@"))]

@@ -10,6 +10,7 @@ enum Tone {
     Cold,
 }
 
+/// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[schemars(extend("x-widget" = "slider"))]
 struct Form {

@@ -4,6 +4,7 @@ use elicit_core::Elicit;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+/// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[schemars(rename_all = "camelCase")]
 struct Form {

@@ -2,6 +2,7 @@ use elicit_core::Elicit;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+/// Fill in Login.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[serde(rename_all = "camelCase")]
 struct Login {

@@ -7,6 +7,7 @@ struct Inner {
     a: String,
 }
 
+/// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
 struct Form {
     #[serde(flatten)]

@@ -6,6 +6,7 @@ fn check(_: &u8) -> Result<(), String> {
     Ok(())
 }
 
+/// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
 struct Form {
     name: String,

@@ -6,6 +6,7 @@ fn takes_a_number(_: &u32) -> Result<(), String> {
     Ok(())
 }
 
+/// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
 struct Form {
     #[elicit(validate = takes_a_number)]

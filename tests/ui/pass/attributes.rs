@@ -43,6 +43,7 @@ enum Tone {
     Other,
 }
 
+/// Fill in WithCrate.
 #[derive(Deserialize, JsonSchema, Elicit)]
 #[elicit(crate = ::elicit_core)]
 struct WithCrate {

@@ -2,6 +2,7 @@ use elicit_core::Elicit;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+/// Fill in Pick.
 #[derive(Deserialize, JsonSchema, Elicit)]
 struct Pick<T, const N: usize> {
     value: T,

@@ -2,6 +2,7 @@
 //! it on every protocol version, and an rmcp client on 2026-07-28 carries one call's rounds
 //! across processes, which finish each other's calls when they share `TRIP_PLANNER_KEY`.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::{VERSIONS, example};

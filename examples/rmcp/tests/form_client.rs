@@ -1,6 +1,7 @@
 //! `form_client --answers` driving `stdio_server` end to end, on every protocol version: real
 //! processes talking MCP over stdio through rmcp on both sides.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::VERSIONS;
