@@ -1,7 +1,7 @@
 //! A terminal MCP client that starts any stdio server and renders each elicitation as a form.
 //!
 //! ```sh
-//! cargo run -p elicit-examples --example form_client -- cargo run -p elicit-examples --example stdio_server
+//! cargo run -p elicit-rmcp-examples --example form_client -- cargo run -p elicit-rmcp-examples --example stdio_server
 //! ```
 //!
 //! Options, before the server command:

@@ -1,6 +1,6 @@
 //! A real MCP server over stdio, built with rmcp, whose tools ask the user through elicitation.
 //!
-//! Run with `cargo run -p elicit-examples --example stdio_server` and connect any MCP client
+//! Run with `cargo run -p elicit-rmcp-examples --example stdio_server` and connect any MCP client
 //! (see the README). It works on protocol 2025-06-18, 2025-11-25 and 2026-07-28.
 //!
 //! Tools:

@@ -1,7 +1,7 @@
 //! A stdio MCP server whose tool asks twice, the second question depending on the first
 //! answer, written once for every protocol version.
 //!
-//! Run with `cargo run -p elicit-examples --example trip_planner` and connect any MCP client.
+//! Run with `cargo run -p elicit-rmcp-examples --example trip_planner` and connect any MCP client.
 //!
 //! Tool `plan_trip` (no arguments):
 //! - asks for a `Trip` (`city`, 1 to 40 characters; `nights`, 1 to 30);
