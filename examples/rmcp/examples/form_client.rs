@@ -1,8 +1,14 @@
-//! A terminal MCP client that starts any stdio server and renders each elicitation as a form.
+//! A terminal MCP client that starts any stdio server, or connects to a streamable HTTP one, and
+//! renders each elicitation as a form.
 //!
 //! ```sh
-//! cargo run -p elicit-rmcp-examples --example form_client -- cargo run -p elicit-rmcp-examples --example stdio_server
+//! cargo run -p elicit-rmcp-examples --example form_client -- cargo run -q -p elicit-rmcp-examples --example stdio_server
+//! cargo run -p elicit-rmcp-examples --example form_client -- --url http://127.0.0.1:8000/mcp
 //! ```
+//!
+//! The server is either a command to start (after the options, or after `--`), spoken to over
+//! its stdin and stdout, or `--url URL`, a streamable HTTP endpoint. The HTTP client is plain
+//! HTTP: it is built without TLS, which local servers and test suites do not need.
 //!
 //! Options, before the server command:
 //! - `--tool NAME`: call this tool (repeatable); without it, pick one from a numbered list.
@@ -30,7 +36,7 @@ use rmcp::model::{
     FormElicitationCapability, Implementation, ProtocolVersion, UrlElicitationCapability,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient};
-use rmcp::transport::TokioChildProcess;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value};
 
 /// One answer to a field or a form.
@@ -51,12 +57,28 @@ struct Options {
     arguments: Option<Map<String, Value>>,
     protocol: String,
     answers: Option<String>,
-    command: Vec<String>,
+    /// The server: a command to start and speak stdio with, or a streamable HTTP endpoint.
+    server: Server,
+}
+
+enum Server {
+    Command(Vec<String>),
+    Url(String),
+}
+
+impl Server {
+    /// How the forms name the server until it names itself.
+    fn describe(&self) -> String {
+        match self {
+            Server::Command(command) => command.join(" "),
+            Server::Url(url) => url.clone(),
+        }
+    }
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: form_client [--tool NAME]... [--arguments JSON] [--protocol VERSION] [--answers FILE.json] -- COMMAND [ARGS...]"
+        "usage: form_client [--tool NAME]... [--arguments JSON] [--protocol VERSION] [--answers FILE.json] (--url URL | [--] COMMAND [ARGS...])"
     );
     std::process::exit(2);
 }
@@ -68,8 +90,9 @@ fn parse_args() -> Options {
         arguments: None,
         protocol: "2026-07-28".into(),
         answers: None,
-        command: Vec::new(),
+        server: Server::Command(Vec::new()),
     };
+    let mut url = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--tool" => options.tools.push(args.next().unwrap_or_else(|| usage())),
@@ -87,15 +110,26 @@ fn parse_args() -> Options {
                 }
             }
             "--answers" => options.answers = Some(args.next().unwrap_or_else(|| usage())),
+            "--url" => url = Some(args.next().unwrap_or_else(|| usage())),
             "--" => {
-                options.command = args.collect();
+                options.server = Server::Command(args.collect());
                 break;
             }
-            _ => usage(),
+            option if option.starts_with("--") => usage(),
+            // The first word that is not an option starts the server's command.
+            _ => {
+                options.server = Server::Command(std::iter::once(arg).chain(args).collect());
+                break;
+            }
         }
     }
-    if options.command.is_empty() {
-        usage();
+    match (url, &options.server) {
+        (Some(url), Server::Command(command)) if command.is_empty() => {
+            options.server = Server::Url(url);
+        }
+        (None, Server::Command(command)) if !command.is_empty() => {}
+        // Neither a server nor a URL, or both.
+        _ => usage(),
     }
     options
 }
@@ -268,7 +302,7 @@ fn to_rmcp(result: ElicitResult<Map<String, Value>>) -> Result<RmcpResult, Error
 struct FormClient {
     source: Arc<Mutex<Source>>,
     protocol: String,
-    server_command: String,
+    server_name: String,
 }
 
 impl FormClient {
@@ -372,7 +406,7 @@ impl ClientHandler for FormClient {
             .peer
             .peer_info()
             .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
-            .unwrap_or_else(|| self.server_command.clone());
+            .unwrap_or_else(|| self.server_name.clone());
         // The version the connection speaks, and the request read as that version's params.
         let version = context
             .peer
@@ -427,10 +461,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = FormClient {
         source: Arc::new(Mutex::new(source)),
         protocol: options.protocol.clone(),
-        server_command: options.command.join(" "),
+        server_name: options.server.describe(),
     };
-    let mut command = tokio::process::Command::new(&options.command[0]);
-    command.args(&options.command[1..]);
     let lifecycle = if options.protocol.as_str() >= "2026-07-28" {
         let version =
             serde_json::from_value::<ProtocolVersion>(Value::String(options.protocol.clone()))?;
@@ -440,9 +472,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         ClientLifecycleMode::Initialize
     };
-    let service = client
-        .serve_with_lifecycle(TokioChildProcess::new(command)?, lifecycle)
-        .await?;
+    let service = match &options.server {
+        Server::Command(command) => {
+            let mut child = tokio::process::Command::new(&command[0]);
+            child.args(&command[1..]);
+            client
+                .serve_with_lifecycle(TokioChildProcess::new(child)?, lifecycle)
+                .await?
+        }
+        Server::Url(url) => {
+            let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+            client.serve_with_lifecycle(transport, lifecycle).await?
+        }
+    };
     let names: Vec<String> = service
         .list_all_tools()
         .await?

@@ -3,6 +3,10 @@
 //! Run with `cargo run -p elicit-rmcp-examples --example stdio_server` and connect any MCP client
 //! (see the README). It works on protocol 2025-06-18, 2025-11-25 and 2026-07-28.
 //!
+//! With `--http ADDRESS` (for example `127.0.0.1:8000`, or port 0 for any free port) it serves
+//! the same tools over streamable HTTP instead, at `http://ADDRESS/mcp`, and prints that URL as
+//! the first line of stdout.
+//!
 //! Tools:
 //! - `book_table`: asks for a `Booking` and returns the typed `ElicitResult<Booking>` written
 //!   back as JSON (`{"action":"accept","content":{..}}`, `{"action":"decline"}` or
@@ -19,7 +23,7 @@
 //! `ServerHandler::call_tool` (`trip_planner` shows the `#[tool]` style): on 2025-06-18 and
 //! 2025-11-25 each question is a live request, on 2026-07-28 a round.
 //!
-//! Nothing but MCP goes to stdout; diagnostics go to stderr.
+//! Over stdio nothing but MCP goes to stdout; diagnostics go to stderr.
 
 use elicit_core::ElicitResult;
 use elicit_core::prelude::*;
@@ -234,7 +238,51 @@ impl ServerHandler for Restaurant {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let service = Restaurant.serve(rmcp::transport::stdio()).await?;
-    service.waiting().await?;
-    Ok(())
+    let mut args = std::env::args().skip(1);
+    match (args.next().as_deref(), args.next(), args.next()) {
+        (None, _, _) => {
+            let service = Restaurant.serve(rmcp::transport::stdio()).await?;
+            service.waiting().await?;
+            Ok(())
+        }
+        (Some("--http"), Some(address), None) => serve_http(&address).await,
+        _ => Err("usage: stdio_server [--http ADDRESS]".into()),
+    }
+}
+
+/// Serves the same tools over streamable HTTP at `http://ADDRESS/mcp`, and prints that URL (with
+/// the port the system chose, for port 0) as the first line of stdout.
+async fn serve_http(address: &str) -> Result<(), Box<dyn std::error::Error>> {
+    use hyper_util::rt::TokioIo;
+    use hyper_util::service::TowerToHyperService;
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    use std::io::Write;
+
+    let listener = tokio::net::TcpListener::bind(address).await?;
+    // Sessions serve 2025-06-18 and 2025-11-25, whose questions are live requests on the
+    // call's event stream; 2026-07-28 calls are served without one, as that version requires.
+    let service = StreamableHttpService::new(
+        || Ok(Restaurant),
+        std::sync::Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
+    stdout.flush()?;
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service);
+            // A client that closes an idle connection is not worth a line.
+            if let Err(e) = connection.await
+                && !e.is_incomplete_message()
+            {
+                eprintln!("stdio_server: connection ended: {e}");
+            }
+        });
+    }
 }

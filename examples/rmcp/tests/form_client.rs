@@ -171,3 +171,124 @@ fn run_time_choices_and_a_confirmation_through_tool_arguments() {
     let (ok, out) = run("2025-11-25", "choose_table", serde_json::json!([]));
     assert!(!ok, "{out}");
 }
+
+/// `stdio_server --http` on a port the system chose, stopped when dropped.
+struct HttpServer {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start() -> Self {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(common::example("stdio_server"))
+            .args(["--http", "127.0.0.1:0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("stdio_server starts");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("piped stdout");
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("stdio_server prints its URL");
+        HttpServer {
+            child,
+            url: line.trim().to_owned(),
+        }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn streamable_http_on_every_version() {
+    let server = HttpServer::start();
+    assert!(
+        server.url.starts_with("http://127.0.0.1:") && server.url.ends_with("/mcp"),
+        "{}",
+        server.url
+    );
+    let url = ["--url".into(), server.url.clone().into()];
+    let tables = serde_json::json!({"tables": ["window", "terrace"]});
+    for version in VERSIONS {
+        let answers = serde_json::json!([{"accept": {"name": "Ada", "party_size": ["40", "4"], "seating": "2"}}]);
+        let (ok, out) = common::form_client_to(&url, version, "book_table", None, answers);
+        assert!(ok, "{version}: {out}");
+        assert!(out.contains("── chez-ferris asks ──"), "{version}: {out}");
+        assert!(
+            out.contains("✗ `party_size` must be at most 12 (maximum); received 40"),
+            "{version}: {out}"
+        );
+        assert!(
+            out.contains(
+                r#"{"action":"accept","content":{"name":"Ada","party_size":4,"seating":"Outdoor"}}"#
+            ),
+            "{version}: {out}"
+        );
+
+        let answers = serde_json::json!(["decline"]);
+        let (ok, out) = common::form_client_to(&url, version, "book_table", None, answers);
+        assert!(
+            ok && out.contains(r#"{"action":"decline"}"#),
+            "{version}: {out}"
+        );
+
+        // Two questions in one call, with the tool's arguments.
+        let answers = serde_json::json!([
+            {"accept": {"table": "1", "party_size": "2"}},
+            {"accept": {"confirmed": "false"}}
+        ]);
+        let (ok, out) =
+            common::form_client_to(&url, version, "choose_table", Some(tables.clone()), answers);
+        assert!(ok, "{version}: {out}");
+        assert!(
+            out.contains(r#"{"action":"accept","content":{"table":"window","party_size":2}}"#),
+            "{version}: {out}"
+        );
+        assert!(out.contains("booked: false"), "{version}: {out}");
+    }
+}
+
+#[test]
+fn the_server_command_may_follow_the_options_without_a_separator() {
+    let server = [common::example("stdio_server").into_os_string()];
+    let answers = serde_json::json!(["cancel"]);
+    let (ok, out) = common::form_client_to(&server, "2026-07-28", "book_table", None, answers);
+    assert!(ok && out.contains(r#"{"action":"cancel"}"#), "{out}");
+}
+
+#[test]
+fn a_server_is_named_once() {
+    let usage = |args: &[&str]| {
+        let out = std::process::Command::new(common::example("form_client"))
+            .args(args)
+            .output()
+            .expect("form_client runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let stdio_server = common::example("stdio_server");
+    let stdio_server = stdio_server.to_str().expect("a UTF-8 path");
+    for args in [
+        vec![],
+        vec!["--tool", "book_table"],
+        vec!["--url", "http://127.0.0.1:1/mcp", "--", stdio_server],
+        vec!["--url", "http://127.0.0.1:1/mcp", stdio_server],
+        vec!["--bogus", stdio_server],
+    ] {
+        let (code, stderr) = usage(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("usage: form_client"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -3,6 +3,7 @@
 //! Cargo builds a package's examples before running its tests; they sit next to the test
 //! binary's folder.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -44,6 +45,19 @@ pub fn form_client_with(
     arguments: Option<serde_json::Value>,
     answers: serde_json::Value,
 ) -> (bool, String) {
+    let server = ["--".into(), example(server).into_os_string()];
+    form_client_to(&server, protocol, tool, arguments, answers)
+}
+
+/// Runs `form_client` with `answers`, naming its server with `server` (the arguments that end
+/// its command line), calling `tool`, and returns (success, stdout).
+pub fn form_client_to(
+    server: &[OsString],
+    protocol: &str,
+    tool: &str,
+    arguments: Option<serde_json::Value>,
+    answers: serde_json::Value,
+) -> (bool, String) {
     // Tests run in parallel: each run gets its own file.
     static RUNS: AtomicUsize = AtomicUsize::new(0);
     let n = RUNS.fetch_add(1, Ordering::SeqCst);
@@ -58,8 +72,7 @@ pub fn form_client_with(
                 .map(|a| vec!["--arguments".to_owned(), a.to_string()])
                 .unwrap_or_default(),
         )
-        .arg("--")
-        .arg(example(server))
+        .args(server)
         .output()
         .expect("form_client runs");
     let _ = std::fs::remove_file(&file);
