@@ -187,3 +187,32 @@ fn a_choice_listed_twice_is_refused() {
         assert!(e.message().contains("more than once"), "{property}: {e}");
     }
 }
+
+#[test]
+fn messages_name_the_types_involved() {
+    let lint = |property: Value| {
+        let schema = with(property.clone()).unwrap_or_else(|e| panic!("{property}: {e}"));
+        schema
+            .lint()
+            .iter()
+            .map(|l| l.message.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        lint(json!({"type": "string", "minimum": 5}))
+            .contains(&"`minimum` applies to numbers and has no effect on a string".to_owned())
+    );
+    assert!(
+        lint(json!({"type": "boolean", "pattern": "^x"}))
+            .contains(&"`pattern` applies to strings and has no effect on a boolean".to_owned())
+    );
+    assert!(
+        lint(json!({"type": "integer", "minItems": 1}))
+            .contains(&"`minItems` applies to arrays and has no effect on a number".to_owned())
+    );
+    let refused = with(json!({"type": "integer", "enum": [1, 2]})).unwrap_err();
+    assert_eq!(
+        refused.message(),
+        "`enum` cannot be enforced on this number, so the schema is refused rather than enforced in part"
+    );
+}
