@@ -179,12 +179,10 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
 
 fn choice(cont: &Container) -> TokenStream {
     let krate = krate(cont);
-    // A missing `Deserialize` or `JsonSchema` is reported here, at the enum's name.
-    let ident = &cont.input.ident;
     choice_impls(
         cont,
         &krate,
-        quote_spanned!(ident.span()=> #krate::__private_v1::variants_of::<Self>()),
+        quote!(#krate::__private_v1::variants_of::<Self>()),
         cont.attrs.enum_names.is_some(),
     )
 }
