@@ -339,6 +339,8 @@ fn schemas_are_held_to_their_limits() {
     let text = with_properties(10).to_string();
     let tight = Limits::default().with_max_schema_bytes(text.len() - 1);
     assert!(RequestedSchema::from_json_with(&text, &tight).is_err());
+    let exact = Limits::default().with_max_schema_bytes(text.len());
+    assert!(RequestedSchema::from_json_with(&text, &exact).is_ok());
     assert!(RequestedSchema::from_json(&text).is_ok());
     // Each limit can be lifted.
     let lifted = Limits::default().with_max_properties(2000);
