@@ -251,3 +251,46 @@ fn a_runtime_request_for_2025_06_18_is_written_down_whatever_it_holds() {
         .unwrap();
     assert_eq!(sent.schema().dialect(), None);
 }
+
+/// Integers written as floats (`30.0`, `-5.0`, `3.0`) are read as the integers they are: a
+/// schema reads the same whichever way its numbers were written.
+#[test]
+fn integers_written_as_floats_read_as_integers() {
+    let schema = RequestedSchema::from_value(json!({"type": "object", "properties": {
+        "n": {"type": "integer", "default": 30.0},
+        "neg": {"type": "integer", "default": -5.0},
+        "big": {"type": "integer", "default": 9_223_372_036_854_775_809_u64},
+        "huge": {"type": "integer", "default": 2e19},
+        "s": {"type": "string", "minLength": 3.0, "maxLength": 5.0},
+        "m": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1.0}
+    }}))
+    .unwrap();
+    let wire = serde_json::to_value(&schema).unwrap();
+    let props = &wire["properties"];
+    assert_eq!(props["n"]["default"], json!(30));
+    assert!(props["n"]["default"].is_u64(), "{wire}");
+    assert_eq!(props["neg"]["default"], json!(-5));
+    assert!(props["neg"]["default"].is_i64(), "{wire}");
+    // Above i64, read exactly: never through a float.
+    assert_eq!(
+        props["big"]["default"],
+        json!(9_223_372_036_854_775_809_u64)
+    );
+    // Past u64, kept as written rather than clamped.
+    assert_eq!(props["huge"]["default"], json!(2e19));
+    assert_eq!(props["s"]["minLength"], json!(3));
+    assert_eq!(props["s"]["maxLength"], json!(5));
+    assert_eq!(props["m"]["minItems"], json!(1));
+}
+
+#[test]
+fn any_of_on_a_string_says_to_use_one_of() {
+    let e = RequestedSchema::from_value(json!({"type": "object", "properties": {
+        "p": {"type": "string", "anyOf": [{"const": "a", "title": "A"}]}
+    }}))
+    .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "`anyOf` is not allowed on a property; titled choices use `oneOf`"
+    );
+}
