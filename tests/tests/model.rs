@@ -294,3 +294,27 @@ fn any_of_on_a_string_says_to_use_one_of() {
         "`anyOf` is not allowed on a property; titled choices use `oneOf`"
     );
 }
+
+#[test]
+fn equal_bounds_are_allowed() {
+    let schema = RequestedSchema::from_value(json!({"type": "object", "properties": {
+        "pin_length": {"type": "string", "minLength": 4, "maxLength": 4},
+        "pick": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "minItems": 2, "maxItems": 2}
+    }}));
+    assert!(schema.is_ok(), "{schema:?}");
+}
+
+#[test]
+fn shape_errors_name_the_json_type_received() {
+    let e = RequestedSchema::from_value(json!([1])).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "a requestedSchema must be a JSON object, got array"
+    );
+    let e = RequestedSchema::from_value(json!({"type": "object", "properties": {"p": "text"}}))
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "a property schema must be an object, got string"
+    );
+}
