@@ -342,15 +342,10 @@ pub(crate) fn web_url(url: &str) -> Option<bool> {
         Some(at) => &authority[at + 1..],
         None => authority,
     };
-    let host_end = if host_port.first() == Some(&b'[') {
-        host_port.iter().position(|&b| b == b']')? + 1
-    } else {
-        host_port
-            .iter()
-            .position(|&b| b == b':')
-            .unwrap_or(host_port.len())
-    };
-    (host_end > 0).then_some(https)
+    // `is_uri` has checked the authority, so the host is empty only where nothing or the
+    // port's colon follows the userinfo (a bracketed host is never empty).
+    let no_host = matches!(host_port.first(), None | Some(b':'));
+    (!no_host).then_some(https)
 }
 
 /// `[ userinfo "@" ] host [ ":" port ]`.
@@ -489,8 +484,9 @@ fn is_date_time(s: &[u8]) -> bool {
     if s.len() < 20 || !is_date(&s[..10]) || !matches!(s[10], b'T' | b't') {
         return false;
     }
+    // At least `HH:MM:SS` and a one-byte offset, as `s` holds at least 20 bytes.
     let time = &s[11..];
-    if time.len() < 9 || time[2] != b':' || time[5] != b':' {
+    if time[2] != b':' || time[5] != b':' {
         return false;
     }
     let (Some(h), Some(m), Some(sec)) = (

@@ -179,3 +179,129 @@ fn leap_seconds_only_at_the_end_of_a_utc_day() {
         assert!(!Format::DateTime.is_valid(bad), "{bad}");
     }
 }
+
+#[test]
+fn quoted_local_parts_take_printable_pairs_only() {
+    // RFC 5321 `quoted-pairSMTP = %d92 %d32-126`: a backslash and a printable character.
+    for good in [
+        "\"a\\ b\"@x.com",
+        "\"a\\~b\"@x.com",
+        "\"abc\\\"d\"@x.com",
+        "\"\\\\\"@x.com",
+    ] {
+        assert!(Format::Email.is_valid(good), "{good:?}");
+    }
+    for bad in [
+        "\"a\\\tb\"@x.com",
+        "\"a\\\u{1f}b\"@x.com",
+        "\"a\\\u{7f}b\"@x.com",
+        "\"a\\éb\"@x.com",
+        "\"a\\",
+    ] {
+        assert!(!Format::Email.is_valid(bad), "{bad:?}");
+    }
+}
+
+#[test]
+fn domain_labels_are_counted_whole() {
+    let a = |n: usize| "a".repeat(n);
+    // Hyphens count towards a label's 63 bytes.
+    assert!(Format::Email.is_valid(&format!("x@a-{}.com", a(61))));
+    assert!(!Format::Email.is_valid(&format!("x@a-{}.com", a(62))));
+    // In a domain with a non-ASCII label, every label is checked on its own: ASCII ones by the
+    // host-name rule, internationalized ones by letters and digits of any script. The labels
+    // come before and after the first non-ASCII byte.
+    for (before, after) in [("", ".com"), ("a.", ""), ("", "")] {
+        let domain = |label: &str| format!("x@{before}exämple.{label}{after}");
+        assert!(Format::Email.is_valid(&domain(&a(63))));
+        assert!(!Format::Email.is_valid(&domain(&a(64))));
+        for good in ["x-y", "x--y", "9", "a9"] {
+            assert!(Format::Email.is_valid(&domain(good)), "{}", domain(good));
+        }
+        for bad in ["-x", "x-", "-", "x_y", "x y", ""] {
+            assert!(!Format::Email.is_valid(&domain(bad)), "{}", domain(bad));
+        }
+    }
+    assert!(Format::Email.is_valid(&format!("x@{}.exämple.com", a(63))));
+    assert!(!Format::Email.is_valid(&format!("x@{}.exämple.com", a(64))));
+    let u_label_63 = format!("ä{}", a(61));
+    assert_eq!(u_label_63.len(), 63);
+    assert!(Format::Email.is_valid(&format!("x@{u_label_63}.com")));
+    assert!(!Format::Email.is_valid(&format!("x@{u_label_63}a.com")));
+    for good in [
+        "x@x-y.exämple.com",
+        "x@ex-ämple.com",
+        "x@ä-ö.com",
+        "x@ä9.com",
+    ] {
+        assert!(Format::Email.is_valid(good), "{good}");
+    }
+    for bad in [
+        "x@exämple..com",
+        "x@exämple.com..",
+        "x@-x.exämple.com",
+        "x@x-.exämple.com",
+        "x@x_y.exämple.com",
+        "x@-ä.com",
+        "x@ä-.com",
+        "x@ä_ö.com",
+        "x@ä\u{2603}.com",
+    ] {
+        assert!(!Format::Email.is_valid(bad), "{bad}");
+    }
+}
+
+#[test]
+fn ipv4_octets_from_0_to_255_without_leading_zeros() {
+    let literal = |ip: &str| format!("x@[{ip}]");
+    for good in [
+        "0.9.10.99",
+        "100.199.200.249",
+        "250.255.1.0",
+        "255.255.255.255",
+    ] {
+        assert!(Format::Email.is_valid(&literal(good)), "{good}");
+        assert!(
+            Format::Uri.is_valid(&format!("http://[::ffff:{good}]/")),
+            "{good}"
+        );
+    }
+    for bad in [
+        "256.0.0.1",
+        "260.0.0.1",
+        "300.0.0.1",
+        "1x5.0.0.1",
+        "15x.0.0.1",
+        "2x5.0.0.1",
+        "25x.0.0.1",
+        "x5.0.0.1",
+        "00.0.0.1",
+        "010.0.0.1",
+        "1000.0.0.1",
+        "1.2.3",
+        "1.2.3.4.5",
+    ] {
+        assert!(!Format::Email.is_valid(&literal(bad)), "{bad}");
+        assert!(
+            !Format::Uri.is_valid(&format!("http://[::ffff:{bad}]/")),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn date_times_have_both_colons_and_an_offset() {
+    for bad in [
+        "2026-11-30T12:00-00Z",
+        "2026-11-30T12-00:00Z",
+        "2026-11-30T12-00-00Z",
+        "2026-11-30T12:00:0Z",
+        "2026-11-30T12:00:00",
+        "2026-11-30T12:00:00+05",
+        "2026-11-30T12:00:00+05:3",
+        "2026-11-30T12:00:00+0530",
+    ] {
+        assert!(!Format::DateTime.is_valid(bad), "{bad}");
+    }
+    assert!(Format::DateTime.is_valid("2026-11-30T12:00:00Z"));
+}

@@ -126,9 +126,23 @@ fn url_mode_urls_are_http_with_a_host() {
         "https:///path",
         "https://user@/x",
         "http:example.com",
+        "https://:443/x",
+        "https://user@:443/x",
+        "https://user@",
     ] {
         for version in [V1125, V0728] {
             assert!(UrlRequest::new(version, "Go", bad, "id").is_err(), "{bad}");
+        }
+    }
+    for good in [
+        "https://[::1]:8443/x",
+        "https://[v1.x]/",
+        "https://u:p@h:1/?q#f",
+        "https://h",
+        "https://h?q",
+    ] {
+        for version in [V1125, V0728] {
+            assert!(UrlRequest::new(version, "Go", good, "id").is_ok(), "{good}");
         }
     }
     let https = UrlRequest::new(V1125, "Go", "https://example.com/x", "id").unwrap();
