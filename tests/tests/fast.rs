@@ -107,6 +107,12 @@ fn the_fast_pass_takes_the_common_replies() {
         VALID.replace("97.5", "0.30000000000000004"),
         VALID.replace("97.5", "99.99999999999999"),
         VALID.replace("[\"red\",\"red\"]", "[]"),
+        // Decimals whose `f64` lies on a midpoint of two `f32`s: rounded once, as an `f32`
+        // (found by search: via the `f64`, the first reads as 9.667520523071289).
+        VALID.replace("0.25", "9.66752004623413"),
+        VALID.replace("0.25", "0.00000404126171815733"),
+        // Zero, and decimals with a zero integer part.
+        VALID.replace("-3600", "0").replace("97.5", "0.5"),
         // Content before the action, read again once the action is known.
         r#"{"content":{"name":"Ada","age":1,"agree":false,"ratio":0.1},"action":"accept"}"#
             .to_owned(),
@@ -166,6 +172,16 @@ fn the_fast_pass_gives_up_on_what_it_does_not_read() {
         VALID.replace("\"age\":36", "\"age\":036"),
         VALID.replace("97.5", "97."),
         VALID.replace("97.5", "1e400"),
+        VALID.replace("97.5", "-.5"),
+        VALID.replace("97.5", "-"),
+        VALID.replace("97.5", "-x"),
+        VALID.replace("97.5", ".5"),
+        VALID.replace("97.5", "00.5"),
+        // A second content, valid on its own.
+        VALID.replace(
+            "}}",
+            &format!("}},\"content\":{}}}", &VALID[29..VALID.len() - 1]),
+        ),
         // Nested arrays and objects.
         VALID.replace("[\"red\",\"blue\"]", "[[\"red\"]]"),
         VALID.replace("\"note\":\"hi\"", "\"note\":{}"),
@@ -193,6 +209,12 @@ fn errors_from_values_read_by_serde_json_name_the_same_place() {
             "\"note\":\"hi\",\"other\":{\"a\":\n\n1e999}",
         ),
         VALID.replace("\"note\":\"hi\"", "\"note\":\"hi\",\"other\": 1e999"),
+        // The error on the second line, and on the fifth, of the value serde_json reads.
+        VALID.replace("\"note\":\"hi\"", "\"note\":\"hi\",\"other\":[\n1e999]"),
+        VALID.replace(
+            "\"note\":\"hi\"",
+            "\"note\":\"hi\",\"other\":[\n1,\n\n\n 1e999]",
+        ),
     ] {
         agree(&reply);
         let schema = Form::requested_schema();
@@ -202,6 +224,30 @@ fn errors_from_values_read_by_serde_json_name_the_same_place() {
             "{reply}"
         );
     }
+}
+
+/// A value under a key the form does not name is read by serde_json on its own, with two
+/// levels of nesting fewer than it has in the reply: around the depth limit (128 levels in all),
+/// the answer is the one the whole reply gets.
+#[test]
+fn values_nested_near_the_depth_limit_are_read_as_in_the_reply() {
+    let mut read_fast = Vec::new();
+    for depth in 120..=131 {
+        for inner in ["", "1", "1e999", "x"] {
+            let value = format!("{}{inner}{}", "[".repeat(depth), "]".repeat(depth));
+            let reply = VALID.replace(
+                "\"note\":\"hi\"",
+                &format!("\"note\":\"hi\",\"other\":{value}"),
+            );
+            if agree(&reply) {
+                read_fast.push((depth, inner));
+            }
+        }
+    }
+    // The form skips the value, as serde_json skips it whatever its depth: the fast pass reads
+    // every reply but the one that is not JSON.
+    assert_eq!(read_fast.len(), 12 * 3, "{read_fast:?}");
+    assert!(read_fast.iter().all(|&(_, inner)| inner != "x"));
 }
 
 /// A small deterministic generator (xorshift), so a failure names a reply that reproduces.
@@ -412,4 +458,144 @@ fn the_fast_pass_agrees_on_runtime_content() {
         assert_eq!(whole.is_ok(), reference.is_ok(), "{json}");
     }
     assert_eq!(taken, 4);
+}
+
+/// Past 64 properties the required ones are not held in one word: the fast pass checks them
+/// one by one.
+#[test]
+fn required_properties_of_a_large_form_are_all_checked() {
+    let properties: serde_json::Map<String, serde_json::Value> = (0..70)
+        .map(|i| (format!("p{i}"), serde_json::json!({"type": "integer"})))
+        .collect();
+    let schema = RequestedSchema::from_value(serde_json::json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["p3", "p68"],
+    }))
+    .expect("a valid schema");
+    for (content, accepted) in [
+        (r#"{"p3":1,"p68":2}"#, true),
+        (r#"{"p68":2,"p3":1,"p0":0,"p69":9}"#, true),
+        (r#"{"p3":1}"#, false),
+        (r#"{"p68":2}"#, false),
+        (r#"{"p0":1,"p69":2}"#, false),
+    ] {
+        let json = format!(r#"{{"action":"accept","content":{content}}}"#);
+        let reference = reference_parse_content(&schema, &json);
+        assert_eq!(reference.is_ok(), accepted, "{json}");
+        let fast = fast_pass_content(&schema, &json);
+        assert_eq!(fast.is_some(), accepted, "{json}");
+        if let Some(fast) = fast {
+            assert_eq!(Ok(fast), reference, "{json}");
+        }
+        assert_eq!(schema.parse_result_json(&json).is_ok(), accepted, "{json}");
+    }
+}
+
+/// A form that refuses keys it does not name: the fast pass leaves them to the full parse,
+/// which names them.
+#[test]
+fn unknown_keys_of_a_closed_form_are_refused() {
+    let schema = RequestedSchema::from_value(serde_json::json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "additionalProperties": false,
+    }))
+    .expect("a valid schema");
+    for (content, accepted) in [
+        (r#"{"a":1}"#, true),
+        (r#"{}"#, true),
+        (r#"{"a":1,"b":2}"#, false),
+        (r#"{"b":null}"#, false),
+    ] {
+        let json = format!(r#"{{"action":"accept","content":{content}}}"#);
+        assert_eq!(
+            fast_pass_content(&schema, &json).is_some(),
+            accepted,
+            "{json}"
+        );
+        let whole = schema.parse_result_json(&json);
+        assert_eq!(whole.is_ok(), accepted, "{json}");
+        assert_eq!(whole, reference_parse_content(&schema, &json), "{json}");
+    }
+}
+
+/// A form whose own `Deserialize` reads the value of every key it does not name, as a
+/// `serde_json::Value`: serde_json's depth limit applies to those values as it does in the reply.
+#[derive(Debug, JsonSchema, Elicit)]
+/// A note.
+struct Keeps {
+    note: String,
+    /// How deeply the last value under a key the form does not name nests.
+    nesting: Option<u32>,
+}
+
+fn nesting(value: &serde_json::Value) -> u32 {
+    match value {
+        serde_json::Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+impl<'de> Deserialize<'de> for Keeps {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = Keeps;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a note")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Keeps, A::Error> {
+                let (mut note, mut depth) = (None, None);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "note" => note = Some(map.next_value()?),
+                        "nesting" => depth = map.next_value()?,
+                        _ => depth = Some(nesting(&map.next_value()?)),
+                    }
+                }
+                let note = note.ok_or_else(|| serde::de::Error::missing_field("note"))?;
+                Ok(Keeps {
+                    note,
+                    nesting: depth,
+                })
+            }
+        }
+        deserializer.deserialize_map(Fields)
+    }
+}
+
+#[test]
+fn values_a_form_reads_whole_meet_the_depth_limit_where_the_reply_does() {
+    let mut verdicts = Vec::new();
+    // Brackets and escaped quotes in strings before the deep part do not count.
+    // A number out of range before it is an error at that number's place.
+    let firsts = ["", r#""]]]","#, r#""\"]","#, "1e999,"];
+    for (depth, first) in (120..=131).flat_map(|d| firsts.map(|first| (d, first))) {
+        let inner = depth - 1;
+        let value = format!("[{first}{}1{}]", "[".repeat(inner), "]".repeat(inner));
+        let reply = format!(r#"{{"action":"accept","content":{{"note":"hi","other":{value}}}}}"#);
+        let reference = reference_parse::<Keeps>(&reply);
+        let whole = ElicitResult::<Keeps>::from_json(&reply);
+        assert_eq!(
+            format!("{whole:?}"),
+            format!("{reference:?}"),
+            "depth {depth}"
+        );
+        if let Some(fast) = fast_pass::<Keeps>(&reply) {
+            let reference = reference.as_ref().map(|r| format!("{r:?}"));
+            assert_eq!(Ok(format!("{fast:?}")), reference, "depth {depth}");
+        }
+        if let Ok(ElicitResult::Accept(keeps)) = &reference {
+            assert_eq!(keeps.note, "hi");
+            assert_eq!(keeps.nesting, Some(depth as u32));
+        }
+        verdicts.push(reference.is_ok());
+    }
+    // The reply holds 128 levels with a value of 126: two for the envelope and the content.
+    let within = [true, true, true, false];
+    assert_eq!(verdicts, [[within; 6], [[false; 4]; 6]].concat().concat());
 }

@@ -49,15 +49,15 @@ impl GiveUp {
     pub(crate) const SHAPE: GiveUp = GiveUp(None);
 
     /// serde_json's error about a value read on its own from `read`, the text from `start` in
-    /// the reply behind `prefix` bytes of its own: its position is moved to the reply's.
-    fn json(e: &serde_json::Error, read: &[u8], start: usize, prefix: usize) -> Self {
+    /// the reply: its position is moved to the reply's.
+    fn json(e: &serde_json::Error, read: &[u8], start: usize) -> Self {
         let message = e.to_string();
         let at = format!(" at line {} column {}", e.line(), e.column());
         let message = message.strip_suffix(&at).unwrap_or(&message).to_owned();
         // The byte at that line and column of what serde_json read, as an offset in the reply.
         let offset = match e.line() {
             0 => None,
-            1 => e.column().checked_sub(prefix),
+            1 => Some(e.column()),
             line => read
                 .iter()
                 .enumerate()
@@ -396,19 +396,16 @@ impl<'de> Reader<'de> {
     fn other<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Fast<T::Value> {
         let start = self.skip()?;
         let value = self.text.get(start..self.pos).ok_or(GiveUp::SHAPE)?;
-        let mut de = serde_json::Deserializer::from_str(value);
-        let read = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
         // serde_json stops at 128 levels of nesting counted from the top of what it reads: read
-        // alone, this value has two more levels (the envelope and the content) to spend than
-        // it has in the reply. Up to 125 levels that changes nothing. Past 127, a target that
-        // read the value whole fails here too, so one that succeeds skipped it, as it would in
-        // the reply. In between, and where it failed past 125, the full parse decides.
-        let depth = nesting(value.as_bytes());
-        match read {
-            Ok(v) if depth <= 125 || depth >= 128 => Ok(v),
-            Err(e) if depth <= 125 => Err(GiveUp::json(&e, value.as_bytes(), start, 0)),
-            _ => Err(GiveUp::SHAPE),
+        // alone, this value would have two more levels to spend than it has in the reply (the
+        // envelope and the content). Up to 125 levels that changes nothing; a deeper value is
+        // read inside two arrays, which spend those two levels as the reply does.
+        if nesting(value.as_bytes()) <= 125 {
+            let mut de = serde_json::Deserializer::from_str(value);
+            let read = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+            return read.map_err(|e| GiveUp::json(&e, value.as_bytes(), start));
         }
+        deep(value, seed)
     }
 
     /// Skips one value, of any type and depth, as serde_json skips a value no one reads, and
@@ -515,7 +512,7 @@ impl<'de> Reader<'de> {
         };
         value
             .and_then(|v| de.end().map(|()| v))
-            .map_err(|e| GiveUp::json(&e, token.as_bytes(), start, 0))
+            .map_err(|e| GiveUp::json(&e, token.as_bytes(), start))
     }
 }
 
@@ -754,6 +751,57 @@ impl<'de> Deserializer<'de> for Plain<'_, 'de> {
         i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f64 char
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// Reads `value` into `seed` as `[[value]]`, so that
+/// serde_json meets its depth limit where it would in the reply. serde_json borrows nothing
+/// from a reader, so the wrapped text may be a chain of slices.
+#[cold]
+#[inline(never)]
+fn deep<'de, T: DeserializeSeed<'de>>(value: &str, seed: T) -> Fast<T::Value> {
+    use std::io::Read;
+    let wrapped = b"[[".chain(value.as_bytes()).chain(&b"]]"[..]);
+    let mut de = serde_json::Deserializer::from_reader(wrapped);
+    let read = Nested { seed, levels: 2 }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v));
+    // An error is left to the full parse: read from a reader, serde_json names some positions
+    // (that of a number out of range) one byte further on than in the reply's text.
+    read.map_err(|_| GiveUp::SHAPE)
+}
+
+/// `seed`, applied to the one element of `levels` nested arrays.
+struct Nested<T> {
+    seed: T,
+    levels: u8,
+}
+
+impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for Nested<T> {
+    type Value = T::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T::Value, D::Error> {
+        match self.levels {
+            0 => self.seed.deserialize(deserializer),
+            _ => deserializer.deserialize_seq(self),
+        }
+    }
+}
+
+impl<'de, T: DeserializeSeed<'de>> Visitor<'de> for Nested<T> {
+    type Value = T::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of one value")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T::Value, A::Error> {
+        let inner = Nested {
+            seed: self.seed,
+            levels: self.levels - 1,
+        };
+        seq.next_element_seed(inner)?
+            .ok_or_else(|| de::Error::invalid_length(0, &"an array of one value"))
     }
 }
 
