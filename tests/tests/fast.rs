@@ -433,6 +433,12 @@ fn the_fast_pass_agrees_on_runtime_content() {
             true,
         ),
         (r#"{"action":"accept","content":{"ok":true,"n":-2}}"#, false),
+        // Not JSON numbers: no integer part.
+        (
+            r#"{"action":"accept","content":{"ok":true,"n":-.5}}"#,
+            false,
+        ),
+        (r#"{"action":"accept","content":{"ok":true,"n":.5}}"#, false),
         (
             r#"{"action":"accept","content":{"ok":true,"tags":["a","b","a"]}}"#,
             false,

@@ -57,6 +57,14 @@ fn constraining_keywords_the_model_cannot_hold_refuse_the_schema() {
             json!({"type": "array", "items": {"type": "string", "enum": ["a"]}, "enum": [["a"]]}),
             "enum",
         ),
+        (
+            json!({"type": "array", "items": {"type": "number", "enum": ["1"]}}),
+            "type string",
+        ),
+        (
+            json!({"type": "array", "items": {"type": ["string"], "enum": ["a"]}}),
+            "type string",
+        ),
         (json!({"type": "number", "multipleOf": 5}), "multipleOf"),
         (json!({"type": "string", "not": {"maxLength": 2}}), "not"),
     ] {
