@@ -493,3 +493,74 @@ fn strict_allowlist_catches_what_the_official_definitions_allow() {
     let errors = elicit_tests::allowlist_errors(&leaky);
     assert_eq!(errors.len(), 5, "{errors:#?}");
 }
+
+/// A field type of the user's own whose schema refers to itself (schemars writes it once under
+/// `$defs` and refers to it): refused, naming the field, rather than followed forever.
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)] // Read only through its schema.
+struct Nest(Option<Box<Nest>>);
+
+impl elicit_core::ElicitValue for Nest {}
+
+/// Its schema is only a reference to itself.
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)] // Read only through its schema.
+struct Loop(Box<Loop>);
+
+impl elicit_core::ElicitValue for Loop {}
+
+/// Nested
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)] // Read only through its schema.
+struct Nested {
+    nest: Nest,
+}
+
+/// Looped
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)] // Read only through its schema.
+struct Looped {
+    ring: Loop,
+}
+
+#[test]
+fn a_field_type_whose_schema_refers_to_itself_is_refused() {
+    for (e, field) in [
+        (
+            Nested::requested_schema_for(ProtocolVersion::LATEST),
+            "nest",
+        ),
+        (
+            Looped::requested_schema_for(ProtocolVersion::LATEST),
+            "ring",
+        ),
+    ] {
+        let e = e.unwrap_err();
+        assert_eq!(e.property_name(), Some(field), "{e}");
+        assert!(e.message().contains("recursive"), "{e}");
+    }
+}
+
+// A titled choice of one option stays a choice.
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)] // Read only through its schema.
+enum Only {
+    /// The only one
+    One,
+}
+
+/// One choice
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[elicit(no_auto_titles)]
+#[allow(dead_code)] // Read only through its schema.
+struct OneChoice {
+    only: Only,
+}
+
+#[test]
+fn a_titled_choice_of_one_stays_a_choice() {
+    assert_eq!(
+        schema_of::<OneChoice>()["properties"]["only"],
+        json!({"type": "string", "oneOf": [{"const": "One", "title": "The only one"}]})
+    );
+}

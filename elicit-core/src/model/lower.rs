@@ -204,7 +204,8 @@ fn normalize(
             if let Value::Object(only) = &only {
                 merge_under(obj, only);
             }
-            return normalize(name, schema, defs, depth + 1);
+            // `depth` counts references followed: a branch is smaller than its schema.
+            return normalize(name, schema, defs, depth);
         }
     }
     Ok(())
