@@ -564,3 +564,51 @@ fn a_titled_choice_of_one_stays_a_choice() {
         json!({"type": "string", "oneOf": [{"const": "One", "title": "The only one"}]})
     );
 }
+
+/// Integers
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[elicit(no_auto_titles, no_bound_hints)]
+#[allow(dead_code)] // Read only through its schema.
+struct Integers {
+    a: i8,
+    b: i16,
+    c: i32,
+    d: i64,
+    e: u8,
+    f: u16,
+    g: u32,
+    h: u64,
+    i: usize,
+    j: isize,
+    // A bound of the user's own, inside the type's range, is kept, whole or not.
+    #[schemars(range(min = 0.5, max = 200))]
+    k: u8,
+    #[schemars(range(min = -1000, max = 1000))]
+    l: i8,
+}
+
+#[test]
+fn integer_fields_are_bounded_by_their_type() {
+    const SAFE: i64 = (1 << 53) - 1;
+    let props = &schema_of::<Integers>()["properties"];
+    for (field, minimum, maximum) in [
+        ("a", json!(-128), json!(127)),
+        ("b", json!(-32768), json!(32767)),
+        ("c", json!(-2147483648_i64), json!(2147483647)),
+        ("d", json!(-SAFE), json!(SAFE)),
+        ("e", json!(0), json!(255)),
+        ("f", json!(0), json!(65535)),
+        ("g", json!(0), json!(4294967295_u64)),
+        ("h", json!(0), json!(SAFE)),
+        ("i", json!(0), json!(SAFE)),
+        ("j", json!(-SAFE), json!(SAFE)),
+        ("k", json!(0.5), json!(200)),
+        ("l", json!(-128), json!(127)),
+    ] {
+        assert_eq!(
+            props[field],
+            json!({"type": "integer", "minimum": minimum, "maximum": maximum}),
+            "{field}"
+        );
+    }
+}
