@@ -400,3 +400,30 @@ fn pattern_work_per_reply_is_bounded() {
     assert_eq!(e.violations().len(), 1);
     assert!(matches!(e.violations()[0].rule(), Rule::Pattern(_)));
 }
+
+/// A reply of exactly the size limit is read; one byte more is refused before parsing.
+#[test]
+fn the_reply_size_limit_is_inclusive() {
+    let reply = r#"{"action":"accept","content":{"name":"Ada"}}"#;
+    let at = Limits::default().with_max_reply_bytes(reply.len());
+    let under = Limits::default().with_max_reply_bytes(reply.len() - 1);
+    assert!(ElicitResult::<Form>::from_json_with(reply, &at).is_ok());
+    assert!(
+        Form::requested_schema()
+            .parse_result_json_with(reply, &at)
+            .is_ok()
+    );
+    let refused = [
+        ElicitResult::<Form>::from_json_with(reply, &under).unwrap_err(),
+        Form::requested_schema()
+            .parse_result_json_with(reply, &under)
+            .unwrap_err(),
+    ];
+    for e in refused {
+        assert_eq!(
+            e.violations()[0].rule(),
+            &Rule::ReplyTooLarge(reply.len() - 1),
+            "{e}"
+        );
+    }
+}

@@ -114,6 +114,19 @@ fn serde_json_from_str_is_the_one_liner() {
     );
 }
 
+/// Where the reply breaks a rule before a value that stops the target, the serde path names
+/// the rule, not only the stop.
+#[test]
+fn the_serde_path_names_the_rules_broken_before_it_stopped() {
+    let reply = r#"{"action":"accept","content":{"age":0,"agree":"yes"}}"#;
+    let e = serde_json::from_str::<ElicitResult<Form>>(reply).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("`age` must be at least 1 (minimum); received 0"),
+        "{e}"
+    );
+}
+
 #[test]
 fn actions_are_exactly_three_lowercase_words() {
     assert_eq!(

@@ -603,6 +603,21 @@ fn request_and_result_conversions_both_ways() {
         ElicitResult::<Booking>::from_rmcp(&invalid).is_err(),
         "content is validated"
     );
+    // Content `Booking` itself would take, but that breaks the schema's rules.
+    let mut too_many = ada();
+    too_many["party_size"] = json!(13);
+    let too_many = serde_json::from_value(accept(too_many)).unwrap();
+    let e = ElicitResult::<Booking>::from_rmcp(&too_many).unwrap_err();
+    assert_eq!(
+        e.violations()
+            .iter()
+            .map(|v| (v.property(), v.rule().clone()))
+            .collect::<Vec<_>>(),
+        [(
+            Some("party_size"),
+            elicit_core::Rule::Maximum(elicit_core::schema::Bound::Int(12))
+        )]
+    );
     for url in [
         UrlElicitResult::Accept,
         UrlElicitResult::Decline,
