@@ -220,3 +220,27 @@ fn bounds_can_be_written_into_descriptions() {
         ]
     );
 }
+
+/// The property limit is checked before any field is read: a form of exactly the limit is
+/// built, one more is refused. A repeated name is found however many come before it.
+#[test]
+fn the_property_limit_and_duplicate_names() {
+    let fields = |n: usize| {
+        (0..n).fold(RequestedSchema::builder(), |b, i| {
+            b.field(Field::string(format!("f{i}")))
+        })
+    };
+    let limits = elicit_core::Limits::default().with_max_properties(3);
+    assert_eq!(fields(3).build_with(&limits).unwrap().properties().len(), 3);
+    let e = fields(4).build_with(&limits).unwrap_err();
+    assert!(
+        e.to_string().contains("4 properties, over the limit of 3"),
+        "{e}"
+    );
+    // Ten thousand distinct names, then one repeated at the end.
+    let unlimited = elicit_core::Limits::UNLIMITED;
+    let many = fields(10_000).field(Field::string("f0"));
+    let e = many.build_with(&unlimited).unwrap_err();
+    assert_eq!(e.property_name(), Some("f0"), "{e}");
+    assert!(e.message().contains("defined twice"), "{e}");
+}

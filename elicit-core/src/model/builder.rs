@@ -2,6 +2,8 @@
 //! kind. Each field is written as the JSON the parser reads and read back by it, so `build()`
 //! refuses exactly what [`RequestedSchema::from_value`] refuses, with the same messages.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value, json};
 
 use super::{Choice, Format, Property, RequestedSchema};
@@ -71,10 +73,18 @@ impl SchemaBuilder {
 
     /// [`build`](Self::build) under other [`Limits`].
     pub fn build_with(self, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
-        let mut properties = Vec::with_capacity(self.fields.len());
+        if self.fields.len() > limits.max_properties() {
+            return Err(SchemaError::root(format!(
+                "it has {} properties, over the limit of {}",
+                self.fields.len(),
+                limits.max_properties()
+            )));
+        }
+        let mut properties: Vec<Property> = Vec::with_capacity(self.fields.len());
+        let mut names = HashSet::with_capacity(self.fields.len());
         let mut lints = Vec::new();
         for field in self.fields {
-            if properties.iter().any(|p: &Property| p.name == field.name) {
+            if !names.insert(field.name.clone()) {
                 return Err(SchemaError::property(
                     &field.name,
                     "is defined twice; property names must be unique",
@@ -93,13 +103,6 @@ impl SchemaBuilder {
             property.required = field.required;
             lints.append(&mut parsed.lints);
             properties.push(property);
-        }
-        if properties.len() > limits.max_properties() {
-            return Err(SchemaError::root(format!(
-                "it has {} properties, over the limit of {}",
-                properties.len(),
-                limits.max_properties()
-            )));
         }
         Ok(RequestedSchema::build(
             properties,
