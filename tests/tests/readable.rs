@@ -170,3 +170,112 @@ fn violations_past_the_cap_are_counted_in_words() {
         .unwrap_err();
     assert_eq!(e.user_text(&schema), "A is required; and 2 more problems");
 }
+
+/// Hints
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)] // Read only through its schema.
+struct Hints {
+    /// Code
+    #[schemars(length(min = 4, max = 4))]
+    code: String,
+    /// Initial
+    #[schemars(length(min = 0, max = 1))]
+    initial: String,
+    /// Two
+    #[schemars(length(min = 2, max = 2))]
+    two: Vec<Seating>,
+    /// Some
+    #[schemars(length(min = 0, max = 2))]
+    some: Vec<Seating>,
+    /// Many
+    #[schemars(length(min = 1, max = 2))]
+    many: Vec<Seating>,
+    // No description: the hint stands alone.
+    #[schemars(length(max = 3))]
+    bare: String,
+    /// Repo, among those found at run time
+    #[schemars(length(max = 20))]
+    repo: String,
+}
+
+/// Bounds in words, at each boundary: equal ends, a zero lower end (no bound at all), one.
+#[test]
+fn bounds_read_as_words() {
+    let schema = Hints::requested_schema();
+    let descriptions: Vec<Option<&str>> = schema
+        .properties()
+        .iter()
+        .map(|p| p.description.as_deref())
+        .collect();
+    assert_eq!(
+        descriptions,
+        [
+            Some("Code (exactly 4 characters)"),
+            Some("Initial (at most 1 character)"),
+            Some("Two (choose 2)"),
+            Some("Some (choose at most 2)"),
+            Some("Many (choose 1–2)"),
+            Some("At most 3 characters"),
+            Some("Repo, among those found at run time (at most 20 characters)"),
+        ]
+    );
+    // A string that becomes a select of run-time choices loses its length hint, and a hint
+    // that stood alone goes with it.
+    let form = elicit_core::Form::<Hints>::new()
+        .choices("repo", ["api", "docs"])
+        .unwrap()
+        .choices("bare", ["a", "b"])
+        .unwrap();
+    let by_name = |name: &str| {
+        form.schema()
+            .properties()
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap()
+            .description
+            .clone()
+    };
+    assert_eq!(
+        by_name("repo").as_deref(),
+        Some("Repo, among those found at run time")
+    );
+    assert_eq!(by_name("bare"), None);
+}
+
+/// Asking again keeps right numbers and choices, and a kept value replaces a default that
+/// broke its own rules, so it is filled in when the next reply leaves the field out.
+#[test]
+fn asking_again_keeps_numbers_choices_and_replaces_broken_defaults() {
+    let schema = RequestedSchema::builder()
+        .field(Field::string("name").min_length(1))
+        .field(Field::integer("party_size").range(1, 12))
+        .field(Field::select("seat", ["in", "out"]))
+        .field(Field::string("code").min_length(3).default("x"))
+        .build()
+        .unwrap();
+    let content = json!({"name": "", "party_size": 4, "seat": "out", "code": "abc"});
+    let error = schema
+        .parse_result(&json!({"action": "accept", "content": content}))
+        .unwrap_err();
+    let again = schema.prefilled(content.as_object().unwrap(), &error);
+    let defaults: Vec<Option<serde_json::Value>> = again
+        .properties()
+        .iter()
+        .map(|p| p.kind.default_value())
+        .collect();
+    assert_eq!(
+        defaults,
+        [None, Some(json!(4)), Some(json!("out")), Some(json!("abc"))]
+    );
+    let reply =
+        json!({"action": "accept", "content": {"name": "Ada", "party_size": 4, "seat": "in"}});
+    let ElicitResult::Accept(content) = again.parse_result(&reply).unwrap() else {
+        panic!("accepted");
+    };
+    assert_eq!(content.get("code"), Some(&json!("abc")));
+    // The original form never fills in its broken default.
+    let ElicitResult::Accept(content) = schema.parse_result(&reply).unwrap() else {
+        panic!("accepted");
+    };
+    assert_eq!(content.get("code"), None);
+}
