@@ -108,6 +108,24 @@ fn items_of_a_multi_select_and_runtime_labels() {
     assert_eq!(e.user_text(&schema), "The answer could not be read");
 }
 
+/// `schema` asked again after the reply `content`, which it refuses, and the defaults that
+/// form holds.
+fn asked_again(
+    schema: &RequestedSchema,
+    content: &serde_json::Value,
+) -> (RequestedSchema, Vec<Option<serde_json::Value>>) {
+    let error = schema
+        .parse_result(&json!({"action": "accept", "content": content}))
+        .unwrap_err();
+    let again = schema.prefilled(content.as_object().unwrap(), &error);
+    let defaults = again
+        .properties()
+        .iter()
+        .map(|p| p.kind.default_value())
+        .collect();
+    (again, defaults)
+}
+
 #[test]
 fn asking_again_keeps_only_what_was_right() {
     let schema = RequestedSchema::builder()
@@ -121,15 +139,7 @@ fn asking_again_keeps_only_what_was_right() {
     let content = json!({
         "name": "Ada", "party_size": 40, "extras": ["cake"], "newsletter": true, "seat": "roof"
     });
-    let error = schema
-        .parse_result(&json!({"action": "accept", "content": content}))
-        .unwrap_err();
-    let again = schema.prefilled(content.as_object().unwrap(), &error);
-    let defaults: Vec<Option<serde_json::Value>> = again
-        .properties()
-        .iter()
-        .map(|p| p.kind.default_value())
-        .collect();
+    let (_, defaults) = asked_again(&schema, &content);
     assert_eq!(
         defaults,
         [
@@ -254,15 +264,7 @@ fn asking_again_keeps_numbers_choices_and_replaces_broken_defaults() {
         .build()
         .unwrap();
     let content = json!({"name": "", "party_size": 4, "seat": "out", "code": "abc"});
-    let error = schema
-        .parse_result(&json!({"action": "accept", "content": content}))
-        .unwrap_err();
-    let again = schema.prefilled(content.as_object().unwrap(), &error);
-    let defaults: Vec<Option<serde_json::Value>> = again
-        .properties()
-        .iter()
-        .map(|p| p.kind.default_value())
-        .collect();
+    let (again, defaults) = asked_again(&schema, &content);
     assert_eq!(
         defaults,
         [None, Some(json!(4)), Some(json!("out")), Some(json!("abc"))]
