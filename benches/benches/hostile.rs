@@ -6,6 +6,7 @@
 //! linear cost shows as ratios near 10 between neighbours.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use elicit_core::schema::{Field, SchemaBuilder};
 use elicit_core::{Limits, RequestedSchema};
 use serde_json::{Map, Value, json};
 use std::hint::black_box;
@@ -228,6 +229,24 @@ fn cases(c: &mut Criterion) {
                 .with_max_reply_bytes(usize::MAX)
                 .with_max_string_bytes(usize::MAX);
             drop(schema.parse_result_json_with(reply, &capped))
+        },
+    );
+    // The builder with many fields: each name looked up in a set, not among all before it.
+    scaled(
+        c,
+        "builder, many fields",
+        200,
+        |n| {
+            (0..n)
+                .map(|i| Field::boolean(format!("p{i}")))
+                .collect::<Vec<_>>()
+        },
+        |fields| {
+            let builder = fields
+                .iter()
+                .cloned()
+                .fold(RequestedSchema::builder(), SchemaBuilder::field);
+            drop(builder.build_with(&UNLIMITED))
         },
     );
 }

@@ -250,6 +250,18 @@ fn bounds_read_as_words() {
         Some("Repo, among those found at run time")
     );
     assert_eq!(by_name("bare"), None);
+
+    // An empty description counts as none: the hint stands alone, not after " (".
+    let schema = RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": {"code": {"type": "string", "description": "", "maxLength": 3}}
+    }))
+    .unwrap()
+    .with_bound_hints();
+    assert_eq!(
+        schema.properties()[0].description.as_deref(),
+        Some("At most 3 characters")
+    );
 }
 
 /// Asking again keeps right numbers and choices, and a kept value replaces a default that

@@ -280,6 +280,7 @@ mod tests {
             "port": {"type": "integer", "minimum": 1, "maximum": 65535},
             "count": {"type": "integer", "minimum": 0, "maximum": 10},
             "whole": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295u64},
+            "wide": {"type": "integer", "minimum": -9_007_199_254_740_991i64, "maximum": 9_007_199_254_740_991u64},
             "ratio": {"type": "number", "minimum": 0, "maximum": 1.5},
             "over": {"type": "number", "exclusiveMinimum": 0},
             "name": {"type": "string", "minLength": 1, "maxLength": 50},
@@ -299,6 +300,8 @@ mod tests {
         assert_eq!(hint("port").as_deref(), Some("at least 1, a whole number"));
         assert_eq!(hint("count").as_deref(), Some("0–10, a whole number"));
         assert_eq!(hint("whole"), None);
+        // The ±(2^53 − 1) cap on 64-bit fields, at both ends.
+        assert_eq!(hint("wide"), None);
         assert_eq!(hint("ratio").as_deref(), Some("0–1.5"));
         assert_eq!(hint("over").as_deref(), Some("more than 0"));
         assert_eq!(hint("name").as_deref(), Some("1–50 characters"));
@@ -325,6 +328,8 @@ mod tests {
             ("__weird__", "Weird"),
             ("été_prévu", "Été prévu"),
             ("x", "X"),
+            // One capital is the start of a camelCase word, not an acronym.
+            ("pointX", "Point x"),
             ("_", ""),
             ("", ""),
         ] {

@@ -181,13 +181,12 @@ impl BitSet {
         }
     }
 
-    /// Whether every index set in `mask` (of the first 64) is present.
+    /// Whether every index set in `mask` is present, for a set of up to 64 indices; `false` for
+    /// a larger one, whose form has no required mask (callers then check one by one).
     pub(crate) fn covers(&self, mask: u64) -> bool {
         match self {
             BitSet::Small(bits) => bits & mask == mask,
-            BitSet::Large(set) => (0..64)
-                .filter(|&i| mask & (1 << i) != 0)
-                .all(|i| set.contains(&i)),
+            BitSet::Large(_) => false,
         }
     }
 
