@@ -86,6 +86,7 @@ impl fmt::Display for GiveUp {
 impl std::error::Error for GiveUp {}
 
 impl de::Error for GiveUp {
+    #[cold]
     fn custom<T: fmt::Display>(message: T) -> Self {
         GiveUp(Some(Box::new(Refusal {
             message: message.to_string(),
@@ -441,8 +442,22 @@ impl<'de> Reader<'de> {
     /// `i64`, anything with a fraction or an exponent as an `f64`. `single` is a request for an
     /// `f32`, which serde_json may parse at that precision. Integers and short decimals are read
     /// here; any other number (and anything that is not quite a number) is read by serde_json,
-    /// asked the same way.
+    /// asked the same way. Only the hand-over is generic: the scan is compiled once.
+    #[inline]
     fn number<V: Visitor<'de>>(&mut self, visitor: V, single: bool) -> Fast<V::Value> {
+        let start = self.pos;
+        match self.scan_number(single) {
+            Number::U(n) => visitor.visit_u64(n),
+            Number::I(n) => visitor.visit_i64(n),
+            Number::F(x) => visitor.visit_f64(x),
+            Number::Other(end) => self.delegate(start, end, visitor, single),
+        }
+    }
+
+    /// Scans the number at the reader's position: its value where it is an integer or a short
+    /// decimal, else where it ends, for serde_json to read.
+    #[inline(never)]
+    fn scan_number(&mut self, single: bool) -> Number {
         let bytes = self.text.as_bytes();
         let start = self.pos;
         let negative = bytes.get(start) == Some(&b'-');
@@ -468,21 +483,22 @@ impl<'de> Reader<'de> {
                 if scale > 0 && !more {
                     self.pos = i;
                     let magnitude = n as f64 / POW10[scale];
-                    return visitor.visit_f64(if negative { -magnitude } else { magnitude });
+                    return Number::F(if negative { -magnitude } else { magnitude });
                 }
             }
             Some(b'.') => {}
-            _ if plain => {
-                self.pos = i;
-                match (negative, n) {
-                    (false, n) => return visitor.visit_u64(n),
-                    // serde_json reads `-0`, and what does not fit an `i64`, as floats.
-                    (true, n @ 1..=0x8000_0000_0000_0000) => {
-                        return visitor.visit_i64((n as i64).wrapping_neg());
-                    }
-                    _ => {}
+            _ if plain => match (negative, n) {
+                (false, n) => {
+                    self.pos = i;
+                    return Number::U(n);
                 }
-            }
+                // serde_json reads `-0`, and what does not fit an `i64`, as floats.
+                (true, n @ 1..=0x8000_0000_0000_0000) => {
+                    self.pos = i;
+                    return Number::I((n as i64).wrapping_neg());
+                }
+                _ => {}
+            },
             _ => {}
         }
         while matches!(
@@ -491,10 +507,13 @@ impl<'de> Reader<'de> {
         ) {
             i += 1;
         }
-        self.delegate(start, i, visitor, single)
+        Number::Other(i)
     }
 
-    /// Reads the number at `start..end` with serde_json, asked as the target asked.
+    /// Reads the number at `start..end` with serde_json, asked as the target asked. Out of
+    /// line: it is rare, and inlined it would grow every number reader of every form.
+    #[cold]
+    #[inline(never)]
     fn delegate<V: Visitor<'de>>(
         &mut self,
         start: usize,
@@ -514,6 +533,15 @@ impl<'de> Reader<'de> {
             .and_then(|v| de.end().map(|()| v))
             .map_err(|e| GiveUp::json(&e, token.as_bytes(), start))
     }
+}
+
+/// A number as [`Reader::scan_number`] read it.
+enum Number {
+    U(u64),
+    I(i64),
+    F(f64),
+    /// One the scan leaves to serde_json, ending here.
+    Other(usize),
 }
 
 /// Reads the decimal digits from `i` onto `n`, up to `end`: the value and where they stop.
@@ -747,12 +775,40 @@ impl<'de> Deserializer<'de> for Plain<'_, 'de> {
         self.deserialize_str(visitor)
     }
 
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
+        match self.r.peek() {
+            Some(b'[') => self.deserialize_any(visitor),
+            _ => Err(GiveUp::SHAPE),
+        }
+    }
+
+    plain_numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f64
+    }
+
     forward_to_deserialize_any! {
-        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f64 char
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        i128 u128 char
+        bytes byte_buf option unit unit_struct newtype_struct tuple
         tuple_struct map struct enum identifier ignored_any
     }
 }
+
+/// Number requests: a number is read, anything else left to the full parse (serde_json refuses
+/// it there, as it would here), so each reader holds only the code for numbers.
+macro_rules! plain_numbers {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
+                match self.r.peek() {
+                    Some(b'-' | b'0'..=b'9') => self.r.number(visitor, false),
+                    _ => Err(GiveUp::SHAPE),
+                }
+            }
+        )*
+    };
+}
+use plain_numbers;
 
 /// Reads `value` into `seed` as `[[value]]`, so that
 /// serde_json meets its depth limit where it would in the reply. serde_json borrows nothing

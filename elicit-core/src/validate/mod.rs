@@ -160,6 +160,7 @@ pub(crate) enum BitSet {
 }
 
 impl BitSet {
+    #[inline]
     pub(crate) fn new(size: usize) -> Self {
         if size <= 64 {
             BitSet::Small(0)
@@ -168,7 +169,9 @@ impl BitSet {
         }
     }
 
-    /// Inserts `i`; returns whether it was already present.
+    /// Inserts `i`; returns whether it was already present. The word inline, the set out of
+    /// line: every key of a reply comes here.
+    #[inline]
     pub(crate) fn insert(&mut self, i: usize) -> bool {
         match self {
             BitSet::Small(bits) => {
@@ -177,7 +180,7 @@ impl BitSet {
                 *bits |= mask;
                 had
             }
-            BitSet::Large(set) => !set.insert(i),
+            BitSet::Large(set) => insert_large(set, i),
         }
     }
 
@@ -196,4 +199,9 @@ impl BitSet {
             BitSet::Large(set) => set.contains(&i),
         }
     }
+}
+
+#[inline(never)]
+fn insert_large(set: &mut std::collections::HashSet<usize>, i: usize) -> bool {
+    !set.insert(i)
 }
