@@ -360,8 +360,7 @@ impl<'de> Reader<'de> {
         match bytes.get(end) {
             Some(b'"') => {
                 self.pos = end + 1;
-                self.text
-                    .get(start..end)
+                between(self.text, start, end)
                     .map(Scan::Plain)
                     .ok_or(GiveUp::SHAPE)
             }
@@ -542,6 +541,14 @@ enum Number {
     F(f64),
     /// One the scan leaves to serde_json, ending here.
     Other(usize),
+}
+
+/// `text[start..end]`, if both ends are character boundaries: `str::get`, written so that it
+/// is inlined into the string scan (`str::get` was called out of line, about 1% of a parse).
+#[inline(always)]
+fn between(text: &str, start: usize, end: usize) -> Option<&str> {
+    let (head, _) = text.split_at_checked(end)?;
+    head.split_at_checked(start).map(|(_, s)| s)
 }
 
 /// Reads the decimal digits from `i` onto `n`, up to `end`: the value and where they stop.
