@@ -116,8 +116,17 @@ fn the_fast_pass_takes_the_common_replies() {
         // Content before the action, read again once the action is known.
         r#"{"content":{"name":"Ada","age":1,"agree":false,"ratio":0.1},"action":"accept"}"#
             .to_owned(),
-        // Escapes in values, unescaped by serde_json.
+        // Escapes in values and keys, unescaped by serde_json: a property's name, a key the form
+        // does not name, the envelope's keys and the action.
         VALID.replace("\"Ada\"", "\"A\\nd\\u0061\\\"\""),
+        VALID.replace("\"name\"", "\"n\\u0061me\""),
+        VALID.replace("\"note\":\"hi\"", "\"note\":\"hi\",\"o\\\"ther\":1"),
+        VALID
+            .replace(
+                "{\"action\":\"accept\"",
+                "{\"\\u0061ction\":\"acc\\u0065pt\"",
+            )
+            .replace("\"content\"", "\"c\\u006fntent\""),
         // Decline and cancel, their content skipped; other envelope keys skipped.
         VALID.replace("accept", "decline"),
         VALID.replace("accept", "cancel"),
@@ -145,8 +154,7 @@ fn the_fast_pass_takes_the_common_replies() {
 #[test]
 fn the_fast_pass_gives_up_on_what_it_does_not_read() {
     let replies = [
-        // An escape in a key, a control character or a broken escape in a value.
-        VALID.replace("\"name\"", "\"n\\u0061me\""),
+        // A control character or a broken escape in a value.
         VALID.replace("\"Ada\"", "\"A\u{1}da\""),
         VALID.replace("\"Ada\"", "\"A\\uD800\""),
         // Content before a decline, no content, a broken envelope.
@@ -188,6 +196,51 @@ fn the_fast_pass_gives_up_on_what_it_does_not_read() {
     ];
     for reply in &replies {
         assert!(!agree(reply), "the fast pass read {reply}");
+    }
+}
+
+/// All-optional: content may be absent or `null`.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, Elicit)]
+struct Optional {
+    name: Option<String>,
+    ratio: Option<f32>,
+}
+
+/// Replies the first pass gives up on and the report pass finds nothing wrong with are read
+/// again from the `serde_json::Value` written out as text, by the same pass: the value is the
+/// one `from_value` and the reference give, an `f32` read from the `f64` as a `Value` holds it.
+#[test]
+fn valid_replies_the_first_pass_leaves_are_read_from_the_value() {
+    // Content before the action with a key the form does not name, and an `f32` whose `f64`
+    // lies between two `f32`s (read via the `f64`: 9.667520523071289).
+    let early = r#"{"content":{"x":[1,{"y":null}],"name":"Ada","age":1,"agree":false,"ratio":9.66752004623413},"action":"accept"}"#;
+    assert!(!agree(early), "the first pass read {early}");
+    let read = ElicitResult::<Form>::from_json(early).expect("a valid reply");
+    let value: serde_json::Value = serde_json::from_str(early).unwrap();
+    assert_eq!(read, ElicitResult::<Form>::from_value(value).unwrap());
+    let Some(form) = read.accepted() else {
+        panic!("an accept")
+    };
+    assert_eq!(form.ratio, Some(9.667_520_523_071_289_f64 as f32));
+
+    for reply in [
+        r#"{"action":"accept"}"#,
+        r#"{"action":"accept","content":null}"#,
+        r#"{"content":null,"action":"accept"}"#,
+        r#"{"content":{"z":"\u0000","name":"Ada"},"action":"accept"}"#,
+    ] {
+        let read = ElicitResult::<Optional>::from_json(reply).expect(reply);
+        let value: serde_json::Value = serde_json::from_str(reply).unwrap();
+        assert_eq!(
+            read,
+            ElicitResult::<Optional>::from_value(value).unwrap(),
+            "{reply}"
+        );
+        assert_eq!(
+            format!("{:?}", Ok::<_, elicit_core::ElicitError>(read)),
+            format!("{:?}", reference_parse::<Optional>(reply)),
+            "{reply}"
+        );
     }
 }
 

@@ -16,11 +16,13 @@
 //! (serde_json straight into the target through the same rules): the same verdict, the same
 //! value and the same errors.
 
+use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::value::BorrowedStrDeserializer;
+use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
+use serde_json::Value;
 
 use super::adapter::{Checked, ReadContent};
 use super::check::Target;
@@ -117,6 +119,7 @@ pub(crate) fn read<C: ReadContent>(
         text: json,
         pos: 0,
         early: false,
+        wide: false,
     };
     let mut content = None;
     let action = envelope(&mut reader, &mut |r| {
@@ -130,6 +133,77 @@ pub(crate) fn read<C: ReadContent>(
         Ok(ElicitAction::Decline) => Ok(ElicitResult::Decline),
         Ok(ElicitAction::Cancel) => Ok(ElicitResult::Cancel),
         Err(give_up) => Err(failure(give_up, &sink, &reader)),
+    }
+}
+
+/// Reads a reply held as a `serde_json::Value` in which the report pass found nothing wrong:
+/// the content, written out again as text, through this pass. So a form has one reader for
+/// text, not a second for the `Value`. What a `Value` holds reads as it would from the `Value`:
+/// an `f32` from the `f64`, keys in the map's order, and an error from the target names no
+/// position.
+pub(crate) fn read_value<C: ReadContent>(
+    schema: &RequestedSchema,
+    value: &Value,
+    limits: &Limits,
+) -> Result<ElicitResult<C>, Failure> {
+    let text = match value_action(value)? {
+        ElicitAction::Decline => return Ok(ElicitResult::Decline),
+        ElicitAction::Cancel => return Ok(ElicitResult::Cancel),
+        ElicitAction::Accept => content_text(value)?,
+    };
+    let sink = Sink::with_limits(schema, limits);
+    let mut reader = Reader {
+        text: &text,
+        pos: 0,
+        early: false,
+        wide: true,
+    };
+    match C::fast(
+        &sink,
+        Object {
+            r: &mut reader,
+            sink: &sink,
+        },
+    ) {
+        Ok(content) if sink.is_empty() && reader.peek().is_none() => {
+            Ok(ElicitResult::Accept(content))
+        }
+        Ok(_) => Err(Failure::Shape),
+        Err(give_up) => Err(value_failure(give_up, &sink)),
+    }
+}
+
+/// The action of a reply held as a `Value`. Not generic.
+fn value_action(value: &Value) -> Result<ElicitAction, Failure> {
+    value
+        .get("action")
+        .and_then(Value::as_str)
+        .and_then(ElicitAction::from_wire)
+        .ok_or(Failure::Shape)
+}
+
+/// The content of an accept held as a `Value`, as text: `{}` where it is absent or `null`. Not
+/// generic.
+fn content_text(value: &Value) -> Result<String, Failure> {
+    match value.get("content") {
+        None | Some(Value::Null) => Ok("{}".to_owned()),
+        Some(content) => serde_json::to_string(content).map_err(|_| Failure::Shape),
+    }
+}
+
+/// Why reading content written out from a `Value` stopped: the target's error, with no position
+/// (the text is not the reply). Not generic.
+fn value_failure(give_up: GiveUp, sink: &Sink<'_>) -> Failure {
+    match give_up.0 {
+        Some(refusal) if sink.is_empty() => {
+            let rule = if refusal.syntax {
+                Rule::Json(refusal.message)
+            } else {
+                Rule::Deserialize(refusal.message)
+            };
+            Failure::Refused(Violation::new(sink.current_location(), rule, None))
+        }
+        _ => Failure::Shape,
     }
 }
 
@@ -180,9 +254,9 @@ fn envelope<'de>(
     loop {
         let key = r.key()?;
         r.expect(b':')?;
-        match key {
+        match &*key {
             "action" if action.is_none() => {
-                action = Some(ElicitAction::from_wire(r.key()?).ok_or(GiveUp::SHAPE)?);
+                action = Some(ElicitAction::from_wire(&r.key()?).ok_or(GiveUp::SHAPE)?);
             }
             "content" if !content_seen => {
                 content_seen = true;
@@ -232,6 +306,7 @@ fn read_again<'de>(
         text,
         pos,
         early: true,
+        wide: true,
     };
     content(&mut again).map_err(|_| GiveUp::SHAPE)?;
     Ok(ElicitAction::Accept)
@@ -253,6 +328,9 @@ struct Reader<'de> {
     pos: usize,
     /// Content that came before the action, read again (see [`envelope`]).
     early: bool,
+    /// Numbers as a `serde_json::Value` holds them: an `f32` is read from the `f64` (content
+    /// read again, and content written out from a `Value`).
+    wide: bool,
 }
 
 /// Bytes that end the plain run of a string: the closing quote, an escape, a control character.
@@ -307,12 +385,13 @@ impl<'de> Reader<'de> {
         }
     }
 
-    /// Reads a key or a word: a string with no escape, borrowed from the text.
+    /// Reads a key or a word: borrowed from the text where it holds no escape, otherwise
+    /// unescaped by serde_json itself.
     #[inline]
-    fn key(&mut self) -> Fast<&'de str> {
+    fn key(&mut self) -> Fast<Cow<'de, str>> {
         match self.scan()? {
-            Scan::Plain(s) => Ok(s),
-            Scan::Escaped { .. } => Err(GiveUp::SHAPE),
+            Scan::Plain(s) => Ok(Cow::Borrowed(s)),
+            Scan::Escaped { start, escape } => self.escaped(start, escape).map(Cow::Owned),
         }
     }
 
@@ -651,7 +730,7 @@ impl<'de> Fields<'_, 'de, '_, '_> {
     /// Reads the next key and matches it to its property. Not generic, so a debug build shares
     /// one copy among all forms; an optimized build inlines it into each.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next_key(&mut self) -> Fast<Option<&'de str>> {
+    fn next_key(&mut self) -> Fast<Option<Cow<'de, str>>> {
         match (self.state, self.r.peek()) {
             (State::Ended, _) => return Err(GiveUp::SHAPE),
             (_, Some(b'}')) => {
@@ -665,9 +744,9 @@ impl<'de> Fields<'_, 'de, '_, '_> {
         }
         let key = self.r.key()?;
         let schema = self.sink.schema;
-        let found = match schema.guess_after(key, self.previous) {
+        let found = match schema.guess_after(&key, self.previous) {
             Some(i) => Some(i),
-            None => schema.find_after(key, self.previous),
+            None => schema.find_after(&key, self.previous),
         };
         self.next = match found {
             Some(i) => {
@@ -692,9 +771,10 @@ impl<'de> MapAccess<'de> for Fields<'_, 'de, '_, '_> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Fast<Option<K::Value>> {
         match self.next_key()? {
-            Some(key) => seed
+            Some(Cow::Borrowed(key)) => seed
                 .deserialize(BorrowedStrDeserializer::new(key))
                 .map(Some),
+            Some(Cow::Owned(key)) => seed.deserialize(StringDeserializer::new(key)).map(Some),
             None => Ok(None),
         }
     }
@@ -771,7 +851,7 @@ impl<'de> Deserializer<'de> for Plain<'_, 'de> {
         match self.r.peek() {
             // Content read again holds what a `Value` holds: an `f64`.
             Some(b'-' | b'0'..=b'9') => {
-                let single = !self.r.early;
+                let single = !self.r.wide;
                 self.r.number(visitor, single)
             }
             _ => Err(GiveUp::SHAPE),

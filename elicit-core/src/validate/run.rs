@@ -2,7 +2,8 @@
 //! every violation.
 //!
 //! Reply text goes first through the [fast pass](super::fast); a reply it does not read goes to
-//! the report pass, then (if that finds nothing) from a `serde_json::Value` into the target. A
+//! the report pass, then (if that finds nothing) into a `serde_json::Value`, whose content the
+//! fast pass reads again written out as plain text, so a form has one reader for text. A
 //! reply held as a `Value`, and the serde `Deserialize` impl, read straight into the target
 //! through the adapters of [`super::adapter`]. Either way the first pass stops at the first
 //! error the target itself raises (a string where `T` has a number, say); rules that do not
@@ -56,17 +57,36 @@ pub(crate) fn from_str<C: ReadContent>(
         Ok(outcome) => Ok(outcome),
         Err(failure) => {
             let value = settle(schema, json, limits, failure)?;
-            from_value_with(schema, &value, limits)
+            match fast::read_value::<C>(schema, &value, limits) {
+                Ok(outcome) => Ok(outcome),
+                Err(failure) => Err(unread(failure)),
+            }
         }
     }
+}
+
+/// Content the report pass found nothing wrong with, that the fast pass did not read from the
+/// `Value` either: the target's error, or (no such reply is known) a refusal that says so.
+/// Not generic.
+#[cold]
+#[inline(never)]
+fn unread(failure: Failure) -> ElicitError {
+    let violation = match failure {
+        Failure::Refused(violation) => violation,
+        Failure::Shape => Violation::new(
+            Location::Envelope,
+            Rule::Deserialize("the reply could not be read".into()),
+            None,
+        ),
+    };
+    ElicitError::new(vec![violation])
 }
 
 /// The full parse of JSON text, for every reply the fast pass does not read. The report pass
 /// goes first and names every violation and syntax error. Where it finds none, the error is the
 /// one the target raised in the fast pass; or, where the fast pass did not read the reply's
-/// shape, the reply as a `serde_json::Value`, which the caller reads with the reader
-/// [`from_value`] uses, so that each form has only two readers compiled for it (the fast pass
-/// and that one). Not generic.
+/// shape, the reply as a `serde_json::Value`, whose content the caller writes out again as
+/// text for the fast pass, so that each form has one reader compiled for it. Not generic.
 fn settle(
     schema: &RequestedSchema,
     json: &str,
