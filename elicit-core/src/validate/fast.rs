@@ -4,17 +4,19 @@
 //! It reads an accept whose `action` comes before its `content` (any other keys of the envelope
 //! skipped), and a decline or a cancel (their content skipped unread). Content keys are matched
 //! to their properties as they are read; values are handed to the target as it asks for them.
-//! Strings without escapes are borrowed from the text, strings with escapes are unescaped by
-//! serde_json; integers and short decimals are read here, every other number by serde_json asked
-//! the way the target asked (so an `f32` is parsed as serde_json parses it); a value under a key
-//! the form does not name is read by serde_json whole.
+//! Strings and keys without escapes are borrowed from the text, those with escapes are
+//! unescaped by serde_json; integers and short decimals are read here, every other number by
+//! serde_json asked the way the target asked (so an `f32` is parsed as serde_json parses it); a
+//! value under a key the form does not name is read by serde_json whole. Content that comes
+//! before the action is skipped, then read again once the action is known.
 //!
-//! It gives up on anything else: content before the action, an escaped key, absent or `null`
-//! content, broken JSON, a broken rule, or an error from the target. Then [`super::run`] runs
-//! the report pass, which names every violation, and reads what is left from a
-//! `serde_json::Value`. The tests and a fuzz target hold the whole parse to the reference
-//! (serde_json straight into the target through the same rules): the same verdict, the same
-//! value and the same errors.
+//! It gives up on anything else: absent or `null` content, content before the action with a key
+//! the form does not name, broken JSON, a broken rule, or an error from the target. Then
+//! [`super::run`] runs the report pass, which names every violation; a reply with none is
+//! parsed into a `serde_json::Value` and its content, written out again as plain text, comes
+//! back here ([`read_value`]). So each form has one reader compiled for text. The tests and a
+//! fuzz target hold the whole parse to the reference (serde_json straight into the target
+//! through the same rules): the same verdict, the same value and the same errors.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -141,6 +143,8 @@ pub(crate) fn read<C: ReadContent>(
 /// text, not a second for the `Value`. What a `Value` holds reads as it would from the `Value`:
 /// an `f32` from the `f64`, keys in the map's order, and an error from the target names no
 /// position.
+#[cold]
+#[inline(never)]
 pub(crate) fn read_value<C: ReadContent>(
     schema: &RequestedSchema,
     value: &Value,
@@ -387,7 +391,7 @@ impl<'de> Reader<'de> {
 
     /// Reads a key or a word: borrowed from the text where it holds no escape, otherwise
     /// unescaped by serde_json itself.
-    #[inline]
+    #[inline(always)]
     fn key(&mut self) -> Fast<Cow<'de, str>> {
         match self.scan()? {
             Scan::Plain(s) => Ok(Cow::Borrowed(s)),
@@ -667,6 +671,7 @@ impl<'de> Deserializer<'de> for Object<'_, 'de, '_, '_> {
             previous: None,
             next: Next::Nothing,
             state: State::First,
+            escaped: None,
         };
         let value = visitor.visit_map(&mut fields)?;
         match fields.state {
@@ -699,6 +704,8 @@ struct Fields<'r, 'de, 'a, 's> {
     /// Whose value comes next.
     next: Next,
     state: State,
+    /// The key just read, unescaped, where it held an escape.
+    escaped: Option<String>,
 }
 
 /// What the key just read named.
@@ -730,7 +737,7 @@ impl<'de> Fields<'_, 'de, '_, '_> {
     /// Reads the next key and matches it to its property. Not generic, so a debug build shares
     /// one copy among all forms; an optimized build inlines it into each.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next_key(&mut self) -> Fast<Option<Cow<'de, str>>> {
+    fn next_key(&mut self) -> Fast<Option<&'de str>> {
         match (self.state, self.r.peek()) {
             (State::Ended, _) => return Err(GiveUp::SHAPE),
             (_, Some(b'}')) => {
@@ -742,12 +749,23 @@ impl<'de> Fields<'_, 'de, '_, '_> {
             (State::Rest, Some(b',')) => self.r.pos += 1,
             (State::Rest, _) => return Err(GiveUp::SHAPE),
         }
-        let key = self.r.key()?;
-        let schema = self.sink.schema;
-        let found = match schema.guess_after(&key, self.previous) {
-            Some(i) => Some(i),
-            None => schema.find_after(&key, self.previous),
+        let key = match self.r.scan()? {
+            Scan::Plain(key) => key,
+            Scan::Escaped { start, escape } => return self.escaped_key(start, escape),
         };
+        let schema = self.sink.schema;
+        let found = match schema.guess_after(key, self.previous) {
+            Some(i) => Some(i),
+            None => schema.find_after(key, self.previous),
+        };
+        self.take(found)?;
+        Ok(Some(key))
+    }
+
+    /// Records the property the key just read names (or that it names none), up to its `:`.
+    #[inline(always)]
+    fn take(&mut self, found: Option<usize>) -> Fast<()> {
+        let schema = self.sink.schema;
         self.next = match found {
             Some(i) => {
                 if self.seen.insert(i) {
@@ -761,8 +779,20 @@ impl<'de> Fields<'_, 'de, '_, '_> {
             None => return Err(GiveUp::SHAPE),
         };
         self.sink.set_current(found);
-        self.r.expect(b':')?;
-        Ok(Some(key))
+        self.r.expect(b':')
+    }
+
+    /// A key that holds an escape (from `start`, its first escape at `escape`): unescaped,
+    /// matched, and held aside for [`next_key_seed`](MapAccess::next_key_seed), which the
+    /// returned `GiveUp` sends to it. Out of the way of plain keys, which cost nothing more.
+    #[cold]
+    #[inline(never)]
+    fn escaped_key(&mut self, start: usize, escape: usize) -> Fast<Option<&'de str>> {
+        let key = self.r.escaped(start, escape)?;
+        let found = self.sink.schema.find_after(&key, self.previous);
+        self.take(found)?;
+        self.escaped = Some(key);
+        Err(GiveUp::SHAPE)
     }
 }
 
@@ -770,12 +800,16 @@ impl<'de> MapAccess<'de> for Fields<'_, 'de, '_, '_> {
     type Error = GiveUp;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Fast<Option<K::Value>> {
-        match self.next_key()? {
-            Some(Cow::Borrowed(key)) => seed
+        match self.next_key() {
+            Ok(Some(key)) => seed
                 .deserialize(BorrowedStrDeserializer::new(key))
                 .map(Some),
-            Some(Cow::Owned(key)) => seed.deserialize(StringDeserializer::new(key)).map(Some),
-            None => Ok(None),
+            Ok(None) => Ok(None),
+            // A key that held an escape, held aside unescaped; or a real stop.
+            Err(give_up) => match self.escaped.take() {
+                Some(key) => seed.deserialize(StringDeserializer::new(key)).map(Some),
+                None => Err(give_up),
+            },
         }
     }
 
