@@ -784,7 +784,7 @@ impl<'de> Fields<'_, 'de, '_, '_> {
 
     /// A key that holds an escape (from `start`, its first escape at `escape`): unescaped,
     /// matched, and held aside for [`next_key_seed`](MapAccess::next_key_seed), which the
-    /// returned `GiveUp` sends to it. Out of the way of plain keys, which cost nothing more.
+    /// returned `GiveUp` sends to it. Out of the way of plain keys.
     #[cold]
     #[inline(never)]
     fn escaped_key(&mut self, start: usize, escape: usize) -> Fast<Option<&'de str>> {
