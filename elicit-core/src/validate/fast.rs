@@ -120,8 +120,7 @@ pub(crate) fn read<C: ReadContent>(
     let mut reader = Reader {
         text: json,
         pos: 0,
-        early: false,
-        wide: false,
+        from: Source::Reply,
     };
     let mut content = None;
     let action = envelope(&mut reader, &mut |r| {
@@ -159,8 +158,7 @@ pub(crate) fn read_value<C: ReadContent>(
     let mut reader = Reader {
         text: &text,
         pos: 0,
-        early: false,
-        wide: true,
+        from: Source::Value,
     };
     match C::fast(
         &sink,
@@ -173,7 +171,7 @@ pub(crate) fn read_value<C: ReadContent>(
             Ok(ElicitResult::Accept(content))
         }
         Ok(_) => Err(Failure::Shape),
-        Err(give_up) => Err(value_failure(give_up, &sink)),
+        Err(give_up) => Err(failure(give_up, &sink, &reader)),
     }
 }
 
@@ -195,43 +193,30 @@ fn content_text(value: &Value) -> Result<String, Failure> {
     }
 }
 
-/// Why reading content written out from a `Value` stopped: the target's error, with no position
-/// (the text is not the reply). Not generic.
-fn value_failure(give_up: GiveUp, sink: &Sink<'_>) -> Failure {
-    match give_up.0 {
-        Some(refusal) if sink.is_empty() => {
-            let rule = if refusal.syntax {
-                Rule::Json(refusal.message)
-            } else {
-                Rule::Deserialize(refusal.message)
-            };
-            Failure::Refused(Violation::new(sink.current_location(), rule, None))
-        }
-        _ => Failure::Shape,
-    }
-}
-
-/// Why the pass gave up, with the position in the reply as serde_json gives it. Not generic.
+/// Why the pass gave up, with the position in the reply as serde_json gives it (none for text
+/// written out from a `Value`). Not generic.
 fn failure(give_up: GiveUp, sink: &Sink<'_>, reader: &Reader<'_>) -> Failure {
     match give_up.0 {
         Some(refusal) if sink.is_empty() => {
             let Refusal {
-                message,
+                mut message,
                 syntax,
                 at,
             } = *refusal;
-            let before = reader
-                .text
-                .as_bytes()
-                .get(..at.unwrap_or(reader.pos))
-                .unwrap_or_default();
-            let line_start = before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let line = 1 + before[..line_start].iter().filter(|&&b| b == b'\n').count();
-            let column = before.len() - line_start;
-            let message = format!("{message} at line {line} column {column}");
+            if reader.from != Source::Value {
+                let before = reader
+                    .text
+                    .as_bytes()
+                    .get(..at.unwrap_or(reader.pos))
+                    .unwrap_or_default();
+                let line_start = before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                let line = 1 + before[..line_start].iter().filter(|&&b| b == b'\n').count();
+                let column = before.len() - line_start;
+                message = format!("{message} at line {line} column {column}");
+            }
             let rule = if syntax {
                 Rule::Json(message)
             } else {
@@ -309,8 +294,7 @@ fn read_again<'de>(
     let mut again = Reader {
         text,
         pos,
-        early: true,
-        wide: true,
+        from: Source::Again,
     };
     content(&mut again).map_err(|_| GiveUp::SHAPE)?;
     Ok(ElicitAction::Accept)
@@ -330,11 +314,27 @@ enum Scan<'de> {
 struct Reader<'de> {
     text: &'de str,
     pos: usize,
-    /// Content that came before the action, read again (see [`envelope`]).
-    early: bool,
-    /// Numbers as a `serde_json::Value` holds them: an `f32` is read from the `f64` (content
-    /// read again, and content written out from a `Value`).
-    wide: bool,
+    from: Source,
+}
+
+/// What a [`Reader`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// The reply, in order.
+    Reply,
+    /// Content that came before the action, read again (see [`envelope`]): a key the form does
+    /// not name is left to the full parse, which keeps such keys in a `Value`'s order.
+    Again,
+    /// Content written out from a `serde_json::Value` ([`read_value`]): an error names no
+    /// position, as the text is not the reply.
+    Value,
+}
+
+impl Reader<'_> {
+    /// Whether numbers are read as a `serde_json::Value` holds them: an `f32` from the `f64`.
+    fn wide(&self) -> bool {
+        self.from != Source::Reply
+    }
 }
 
 /// Bytes that end the plain run of a string: the closing quote, an escape, a control character.
@@ -775,7 +775,7 @@ impl<'de> Fields<'_, 'de, '_, '_> {
                 Next::Property(i)
             }
             // A key the form does not name, where the form allows it.
-            None if !schema.deny_unknown && !self.r.early => Next::Other,
+            None if !schema.deny_unknown && self.r.from != Source::Again => Next::Other,
             None => return Err(GiveUp::SHAPE),
         };
         self.sink.set_current(found);
@@ -885,7 +885,7 @@ impl<'de> Deserializer<'de> for Plain<'_, 'de> {
         match self.r.peek() {
             // Content read again holds what a `Value` holds: an `f64`.
             Some(b'-' | b'0'..=b'9') => {
-                let single = !self.r.wide;
+                let single = !self.r.wide();
                 self.r.number(visitor, single)
             }
             _ => Err(GiveUp::SHAPE),
