@@ -50,7 +50,7 @@ pub mod schema {
 }
 
 pub use confirm::Confirm;
-pub use content::Content;
+pub use content::{Content, Strings, ValueRef};
 pub use custom::Invalid;
 pub use derives::{HasDeserialize, HasJsonSchema};
 pub use error::{ElicitError, Location, Rule, SchemaError, Violation};

@@ -2,7 +2,7 @@
 //! JSON, and the client side (validating, filling defaults and coercing text before sending).
 //!
 //! These use the same rules as the typed path: the content is read through the same adapter,
-//! into a [`Content`] (a slot per property) instead of a `T`. The client side works on the
+//! into a [`Content`] (the values packed in one buffer) instead of a `T`. The client side works on the
 //! `Map<String, Value>` a client builds.
 
 use std::marker::PhantomData;
@@ -24,7 +24,7 @@ impl RequestedSchema {
     /// schema defaults into accepted content for absent properties (not a default that breaks
     /// its own property's rules).
     pub fn parse_result(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
-        run::from_value(self, reply).map(|result| self.finish(result))
+        run::from_value(self, reply)
     }
 
     /// [`parse_result`](Self::parse_result) for a reply held as JSON text, under the default
@@ -39,16 +39,7 @@ impl RequestedSchema {
         json: &str,
         limits: &Limits,
     ) -> Result<ElicitResult<Content>, ElicitError> {
-        run::from_str(self, json, limits).map(|result| self.finish(result))
-    }
-
-    fn finish(&self, result: ElicitResult<Content>) -> ElicitResult<Content> {
-        result.map(|mut content| {
-            for i in 0..self.properties.len() {
-                content.fill(i, || self.usable_default(i));
-            }
-            content
-        })
+        run::from_str(self, json, limits)
     }
 
     /// Inserts the schema's default for every property absent from `content`. A default that

@@ -23,7 +23,7 @@ pub fn fast_pass_content(schema: &RequestedSchema, json: &str) -> Option<ElicitR
     fast::read::<Content>(schema, json, &Limits::DEFAULT).ok()
 }
 
-/// [`reference_parse`] into the runtime's [`Content`], before defaults are filled.
+/// [`reference_parse`] into the runtime's [`Content`].
 pub fn reference_parse_content(
     schema: &RequestedSchema,
     json: &str,

@@ -383,8 +383,8 @@ fn parse_result_fills_defaults_and_keeps_unknown_keys() {
     // Form order, then keys the schema does not name; the default filled in its place.
     let keys: Vec<&str> = content.iter().map(|(k, _)| k).collect();
     assert_eq!(keys, ["name", "count", "sizes", "gift", "x"]);
-    assert_eq!(content.get("count"), Some(&json!(3)));
-    assert_eq!(content.get("x"), Some(&json!(1)));
+    assert_eq!(content.get("count").map(|v| v.to_value()), Some(json!(3)));
+    assert_eq!(content.get("x").map(|v| v.to_value()), Some(json!(1)));
     assert_eq!(content.get("email"), None);
     assert!(content.contains_key("gift") && !content.contains_key("size"));
     assert_eq!(content.len(), 5);
@@ -501,7 +501,10 @@ fn an_empty_form_is_a_confirmation() {
     else {
         panic!("an unknown key is ignored")
     };
-    assert_eq!(content.get("value"), Some(&json!("hello")));
+    assert_eq!(
+        content.get("value").map(|v| v.to_value()),
+        Some(json!("hello"))
+    );
 }
 
 #[test]
@@ -678,10 +681,10 @@ fn a_repeated_unknown_key_keeps_its_last_value() {
         r#"{"content":{"x":1,"ok":true,"y":3,"x":2},"action":"accept"}"#,
     ] {
         let content = schema.parse_result_json(reply).unwrap().accepted().unwrap();
-        let pairs: Vec<(&str, &Value)> = content.iter().collect();
+        let pairs: Vec<(&str, Value)> = content.iter().map(|(k, v)| (k, v.to_value())).collect();
         assert_eq!(
             pairs,
-            [("ok", &json!(true)), ("x", &json!(2)), ("y", &json!(3))],
+            [("ok", json!(true)), ("x", json!(2)), ("y", json!(3))],
             "{reply}"
         );
     }
@@ -747,4 +750,75 @@ fn a_schema_built_from_constructors_writes_the_wire_form_and_validates() {
         .unwrap_err();
     let props: Vec<_> = e.violations().iter().map(|v| v.property()).collect();
     assert_eq!(props, [Some("email"), Some("seats")], "{e}");
+}
+
+/// Content holds every kind of value the rules accept, read back as it was sent, in form order
+/// whatever order the reply used, from text and from a `Value` alike.
+#[test]
+fn content_reads_back_every_kind_in_form_order() {
+    use elicit_core::ValueRef;
+    let schema = RequestedSchema::from_json(
+        r#"{"type": "object", "properties": {
+            "name": {"type": "string"},
+            "offset": {"type": "integer"},
+            "big": {"type": "integer"},
+            "ratio": {"type": "number"},
+            "ok": {"type": "boolean"},
+            "plan": {"type": "string", "enum": ["free", "team"]},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}},
+            "none": {"type": "array", "items": {"type": "string", "enum": ["a"]}},
+            "locale": {"type": "string", "default": "en-GB"}
+        }}"#,
+    )
+    .unwrap();
+    let content = json!({
+        "tags": ["c", "a"], "ratio": -0.25, "name": "Ad\u{e4} \"L\"", "ok": false,
+        "offset": -3600, "plan": "team", "big": u64::MAX, "none": [], "extra": {"deep": [1]}
+    });
+    let reply = json!({"action": "accept", "content": content});
+    let from_text = schema
+        .parse_result_json(&reply.to_string())
+        .unwrap()
+        .accepted()
+        .unwrap();
+    let from_value = schema.parse_result(&reply).unwrap().accepted().unwrap();
+    for content in [&from_text, &from_value] {
+        let keys: Vec<&str> = content.iter().map(|(k, _)| k).collect();
+        assert_eq!(
+            keys,
+            [
+                "name", "offset", "big", "ratio", "ok", "plan", "tags", "none", "locale", "extra"
+            ]
+        );
+        assert_eq!(content.get("name").unwrap().as_str(), Some("Adä \"L\""));
+        assert_eq!(content.get("offset").unwrap().as_i64(), Some(-3600));
+        assert_eq!(content.get("big").unwrap().as_u64(), Some(u64::MAX));
+        assert_eq!(content.get("ratio").unwrap().as_f64(), Some(-0.25));
+        assert_eq!(content.get("ok").unwrap().as_bool(), Some(false));
+        assert!(matches!(
+            content.get("plan"),
+            Some(ValueRef::String("team"))
+        ));
+        let tags: Vec<&str> = content.get("tags").unwrap().as_strings().unwrap().collect();
+        assert_eq!(tags, ["c", "a"]);
+        assert_eq!(
+            content.get("none").unwrap().as_strings().unwrap().count(),
+            0
+        );
+        assert_eq!(content.get("locale").unwrap(), json!("en-GB"));
+        assert_eq!(content.get("extra").unwrap(), json!({"deep": [1]}));
+        assert_eq!(content.get("name").unwrap().as_u64(), None);
+        assert_eq!(content.get("missing"), None);
+        assert_eq!(content.len(), 10);
+        let mut want = reply["content"].as_object().unwrap().clone();
+        want.insert("locale".into(), json!("en-GB"));
+        assert_eq!(*content, want);
+        assert_eq!(content.clone().into_map(), want);
+        assert_eq!(serde_json::to_value(content).unwrap(), Value::Object(want));
+    }
+    assert_eq!(from_text, from_value);
+    assert_eq!(
+        format!("{:?}", from_text.get("tags").unwrap()),
+        r#"Array [String("c"), String("a")]"#
+    );
 }

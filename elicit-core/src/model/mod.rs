@@ -434,8 +434,8 @@ pub struct RequestedSchema {
     sorted_next: Box<[u32]>,
     /// Bit `i` set for each required property `i`, when there are at most 64 properties.
     required_mask: Option<u64>,
-    /// Per property: whether its `default` (if any) passes its own rules, so it may be filled in.
-    default_ok: Vec<bool>,
+    /// The properties whose `default` passes its own rules, so it may be filled in, ascending.
+    defaults: Box<[u32]>,
     /// Per property: an index of its choices, when it has more than a few (else empty).
     choice_index: Vec<index::KeyIndex>,
     /// The property names, shared with every [`Content`](crate::Content) read against it.
@@ -491,7 +491,7 @@ impl RequestedSchema {
             index: index::KeyIndex::default(),
             sorted_next: Box::new([]),
             required_mask: None,
-            default_ok: Vec::new(),
+            defaults: Box::new([]),
             choice_index: Vec::new(),
             names: Arc::new([]),
         };
@@ -521,10 +521,11 @@ impl RequestedSchema {
                 _ => index::KeyIndex::default(),
             })
             .collect();
-        let default_ok = (0..self.properties.len())
-            .map(|i| self.default_breaks(i).is_none())
+        let defaults = (0..self.properties.len())
+            .filter(|&i| self.properties[i].kind.has_default() && self.default_breaks(i).is_none())
+            .filter_map(|i| u32::try_from(i).ok())
             .collect();
-        self.default_ok = default_ok;
+        self.defaults = defaults;
     }
 
     /// Which of `prop`'s choices `value` is: a scan of a short list, a lookup in a long one.
@@ -564,10 +565,15 @@ impl RequestedSchema {
     /// Property `i`'s `default`, when it has one that passes its own rules: the value a client
     /// fills in, and a server fills into accepted content.
     pub(crate) fn usable_default(&self, i: usize) -> Option<serde_json::Value> {
-        if self.default_ok.get(i) == Some(&false) {
-            return None;
-        }
+        let i32 = u32::try_from(i).ok()?;
+        self.defaults.binary_search(&i32).ok()?;
         self.properties.get(i)?.kind.default_value()
+    }
+
+    /// The properties with a usable default (see [`usable_default`](Self::usable_default)),
+    /// ascending.
+    pub(crate) fn defaults(&self) -> &[u32] {
+        &self.defaults
     }
 
     /// The property names, in form order, shared.

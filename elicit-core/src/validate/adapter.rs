@@ -37,7 +37,7 @@ impl<'a, 's, C> ContentSeed<'a, 's, C> {
 }
 
 /// What accepted content can be read into: any `Deserialize` type, through the rules; the
-/// runtime's [`Content`](crate::Content), which fills a slot per property; or [`Report`], the
+/// runtime's [`Content`](crate::Content), which writes each value into its buffer; or [`Report`], the
 /// pass that lists every violation.
 pub(crate) trait ReadContent: Sized {
     /// Reads content from `d`, every value checked on its way.

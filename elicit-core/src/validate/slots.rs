@@ -1,17 +1,21 @@
-//! Reading accepted content into [`Content`]: each value into its property's slot, through the
-//! same adapter and rules as every other target.
+//! Reading accepted content into [`Content`]: each value written into the content's buffer,
+//! through the same adapter and rules as every other target, and the schema's defaults filled
+//! in for the properties the reply leaves out.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::Sink;
 use super::adapter::{ContentDe, ReadContent};
 use super::fast::{GiveUp, Object};
-use crate::content::Content;
+use crate::content::{Content, Writer};
+use crate::model::{Kind, RequestedSchema};
 
 impl ReadContent for Content {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error> {
@@ -23,7 +27,8 @@ impl ReadContent for Content {
     }
 }
 
-/// Fills one slot per property; a key the schema does not name keeps its text.
+/// Writes each property's value into the content's buffer; a key the schema does not name keeps
+/// its text and its value.
 struct Slots<'a, 's> {
     sink: &'a Sink<'s>,
 }
@@ -37,17 +42,192 @@ impl<'de> Visitor<'de> for Slots<'_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
         let schema = self.sink.schema;
-        let mut values = vec![None; schema.properties.len()];
+        let mut writer = Writer::new();
         let mut extra = Vec::new();
         while let Some(slot) = map.next_key_seed(Name { sink: self.sink })? {
-            let value: Value = map.next_value()?;
             match slot {
-                Slot::Property(i) => values[i] = Some(value),
-                Slot::Other(key) => extra.push((key, value)),
+                Slot::Property(index) => map.next_value_seed(Pack {
+                    writer: &mut writer,
+                    index,
+                })?,
+                Slot::Other(key) => extra.push((key, map.next_value()?)),
             }
         }
         last_value_wins(&mut extra);
+        let values = writer.finish(schema.defaults(), |w, i| write_default(w, schema, i));
         Ok(Content::from_parts(schema.names(), values, extra))
+    }
+}
+
+/// Writes property `i`'s default, the value a server fills into accepted content.
+fn write_default(w: &mut Writer, schema: &RequestedSchema, i: usize) {
+    let Some(prop) = schema.properties.get(i) else {
+        return;
+    };
+    match &prop.kind {
+        Kind::String(r) => r.default.as_deref().map(|d| w.str(i, d)),
+        Kind::Number(r) => r.default.as_ref().map(|d| w.number(i, d)),
+        Kind::Boolean(d) => d.map(|d| w.bool(i, d)),
+        Kind::Select(r) => r.default.as_deref().map(|d| w.str(i, d)),
+        Kind::MultiSelect(r) => r.default.as_ref().map(|d| {
+            w.strs(i);
+            d.iter().for_each(|item| w.item(item));
+            w.end_strs();
+        }),
+    };
+}
+
+/// Reads one property's value into the content's buffer.
+struct Pack<'w> {
+    writer: &'w mut Writer,
+    index: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Pack<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Pack<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        self.writer.bool(self.index, v);
+        Ok(())
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        self.writer.i64(self.index, v);
+        Ok(())
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        self.writer.u64(self.index, v);
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        self.writer.f64(self.index, v);
+        Ok(())
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.writer.str(self.index, v);
+        Ok(())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.writer.null(self.index);
+        Ok(())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+
+    /// A list of strings is written in place; a list that holds anything else is kept as a
+    /// `Value`.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mark = self.writer.strs(self.index);
+        loop {
+            match seq.next_element_seed(Item {
+                writer: &mut *self.writer,
+            })? {
+                None => {
+                    self.writer.end_strs();
+                    return Ok(());
+                }
+                Some(None) => {}
+                Some(Some(other)) => {
+                    let mut items = self.writer.undo_strs(mark);
+                    items.push(other);
+                    while let Some(item) = seq.next_element()? {
+                        items.push(item);
+                    }
+                    self.writer.other(self.index, Value::Array(items));
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        let value = Value::deserialize(MapAccessDeserializer::new(map))?;
+        self.writer.other(self.index, value);
+        Ok(())
+    }
+}
+
+/// One item of a list: a string is written in place (`None`); anything else is handed back.
+struct Item<'w> {
+    writer: &'w mut Writer,
+}
+
+impl<'de> DeserializeSeed<'de> for Item<'_> {
+    type Value = Option<Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Item<'_> {
+    type Value = Option<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<Value>, E> {
+        self.writer.item(v);
+        Ok(None)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<Value>, E> {
+        Ok(Some(Value::Bool(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<Value>, E> {
+        Ok(Some(Value::from(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<Value>, E> {
+        Ok(Some(Value::from(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<Value>, E> {
+        Ok(Some(Value::from(v)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<Value>, E> {
+        Ok(Some(Value::Null))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<Value>, E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
+        Value::deserialize(d).map(Some)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<Value>, A::Error> {
+        Value::deserialize(SeqAccessDeserializer::new(seq)).map(Some)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<Value>, A::Error> {
+        Value::deserialize(MapAccessDeserializer::new(map)).map(Some)
     }
 }
 

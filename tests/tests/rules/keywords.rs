@@ -177,7 +177,7 @@ fn a_default_that_breaks_its_rules_is_linted_and_never_filled_in() {
     assert_eq!(content.get("email"), None);
     assert_eq!(content.get("size"), None);
     assert_eq!(content.get("tags"), None);
-    assert_eq!(content.get("ok"), Some(&json!(3)));
+    assert_eq!(content.get("ok").map(|v| v.to_value()), Some(json!(3)));
     let mut map = serde_json::Map::new();
     schema.fill_defaults(&mut map);
     assert_eq!(map.keys().collect::<Vec<_>>(), ["ok"]);

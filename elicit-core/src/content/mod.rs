@@ -1,4 +1,7 @@
-//! [`Content`]: accepted content as the runtime path reads it, one slot per property.
+//! [`Content`]: accepted content as the runtime path reads it, its values packed in one buffer.
+
+mod packed;
+mod value_ref;
 
 use std::fmt;
 use std::sync::Arc;
@@ -6,14 +9,20 @@ use std::sync::Arc;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
+use packed::Cursor;
+pub(crate) use packed::{Packed, Writer};
+pub use value_ref::{Strings, ValueRef};
+
 /// Accepted content read against a [`RequestedSchema`](crate::RequestedSchema) at run time.
 ///
-/// It holds each property's value in a slot of its own, in form order, followed by any keys the
-/// schema does not name (kept only when the schema allows them, in the order they arrived).
-/// Reading a reply into it builds no map and allocates no keys: the names are shared with the
-/// schema. Read values with [`get`](Self::get), walk them with [`iter`](Self::iter), and turn it
-/// into a `serde_json` map with [`into_map`](Self::into_map) or `Map::from`. It serializes as the
-/// JSON object it was read from (with defaults filled in).
+/// It holds the properties' values in form order, packed into one buffer (strings, numbers,
+/// booleans and lists of strings in place, with no `serde_json::Value` per value), followed by
+/// any keys the schema does not name (kept only when the schema allows them, in the order they
+/// arrived, as `Value`s). Reading a reply into it builds no map and allocates no keys: the
+/// names are shared with the schema. Read a value with [`get`](Self::get), which borrows it as
+/// a [`ValueRef`]; walk them with [`iter`](Self::iter); turn the content into a `serde_json`
+/// map with [`into_map`](Self::into_map) or `Map::from`. It serializes as the JSON object it was
+/// read from, with defaults filled in.
 ///
 /// ```
 /// use elicit_core::RequestedSchema;
@@ -26,7 +35,8 @@ use serde_json::{Map, Value};
 /// }))?;
 /// let reply = r#"{"action":"accept","content":{"name":"Ada","age":36}}"#;
 /// let content = schema.parse_result_json(reply)?.accepted().expect("accepted");
-/// assert_eq!(content.get("name"), Some(&json!("Ada")));
+/// assert_eq!(content.get("name").and_then(|v| v.as_str()), Some("Ada"));
+/// assert!(content.get("age").is_some_and(|v| v == json!(36)));
 /// assert_eq!(content.len(), 2);
 /// assert_eq!(serde_json::to_value(&content)?, json!({"name": "Ada", "age": 36}));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -34,18 +44,17 @@ use serde_json::{Map, Value};
 #[derive(Clone)]
 pub struct Content {
     names: Arc<[String]>,
-    values: Vec<Option<Value>>,
+    values: Packed,
     extra: Vec<(String, Value)>,
 }
 
 impl Content {
-    /// Content with the given property names and one slot for each, from the reader.
+    /// Content with the given property names, from the reader.
     pub(crate) fn from_parts(
         names: Arc<[String]>,
-        values: Vec<Option<Value>>,
+        values: Packed,
         extra: Vec<(String, Value)>,
     ) -> Self {
-        debug_assert_eq!(names.len(), values.len());
         Content {
             names,
             values,
@@ -53,15 +62,23 @@ impl Content {
         }
     }
 
+    fn entries(&self) -> impl Iterator<Item = (usize, ValueRef<'_>)> {
+        let mut cursor = Cursor::new(&self.values.bytes, &self.values.others);
+        std::iter::from_fn(move || cursor.next())
+    }
+
     /// The value of `name`, if the content has it.
     #[must_use]
-    pub fn get(&self, name: &str) -> Option<&Value> {
+    pub fn get(&self, name: &str) -> Option<ValueRef<'_>> {
         match self.names.iter().position(|n| n == name) {
-            Some(i) => self.values[i].as_ref(),
+            Some(i) => self
+                .entries()
+                .take_while(|&(index, _)| index <= i)
+                .find_map(|(index, value)| (index == i).then_some(value)),
             None => self
                 .extra
                 .iter()
-                .find_map(|(k, v)| (k == name).then_some(v)),
+                .find_map(|(k, v)| (k == name).then_some(ValueRef::Json(v))),
         }
     }
 
@@ -74,7 +91,7 @@ impl Content {
     /// How many properties have a value.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.values.iter().flatten().count() + self.extra.len()
+        self.values.entries + self.extra.len()
     }
 
     /// Whether no property has a value.
@@ -84,35 +101,26 @@ impl Content {
     }
 
     /// The properties that have a value, in form order, then keys the schema does not name.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.names
-            .iter()
-            .zip(&self.values)
-            .filter_map(|(name, value)| Some((name.as_str(), value.as_ref()?)))
-            .chain(self.extra.iter().map(|(k, v)| (k.as_str(), v)))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, ValueRef<'_>)> {
+        self.entries()
+            .filter_map(|(i, value)| Some((self.names.get(i)?.as_str(), value)))
+            .chain(
+                self.extra
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), ValueRef::Json(v))),
+            )
     }
 
     /// The content as a `serde_json` map.
     #[must_use]
     pub fn into_map(self) -> Map<String, Value> {
-        let Content {
-            names,
-            values,
-            extra,
-        } = self;
-        names
+        let mut map: Map<String, Value> = self
             .iter()
-            .zip(values)
-            .filter_map(|(name, value)| Some((name.clone(), value?)))
-            .chain(extra)
-            .collect()
-    }
-
-    /// Sets the slot of property `i` where it is empty.
-    pub(crate) fn fill(&mut self, i: usize, value: impl FnOnce() -> Option<Value>) {
-        if let Some(slot @ None) = self.values.get_mut(i) {
-            *slot = value();
-        }
+            .take(self.values.entries)
+            .map(|(name, value)| (name.to_owned(), value.to_value()))
+            .collect();
+        map.extend(self.extra);
+        map
     }
 }
 
@@ -131,13 +139,19 @@ impl From<Content> for Value {
 impl PartialEq for Content {
     /// Equal when they hold the same values under the same names, whatever the order.
     fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
+        self.len() == other.len()
+            && self
+                .iter()
+                .all(|(k, v)| other.get(k).is_some_and(|o| o == v))
     }
 }
 
 impl PartialEq<Map<String, Value>> for Content {
     fn eq(&self, other: &Map<String, Value>) -> bool {
-        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
+        self.len() == other.len()
+            && self
+                .iter()
+                .all(|(k, v)| other.get(k).is_some_and(|o| v == *o))
     }
 }
 
@@ -151,7 +165,7 @@ impl Serialize for Content {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.len()))?;
         for (k, v) in self.iter() {
-            map.serialize_entry(k, v)?;
+            map.serialize_entry(k, &v)?;
         }
         map.end()
     }
