@@ -242,6 +242,12 @@ fn rmcp_group<
                     black_box(paths::from_rmcp::<T>(black_box(&result)));
                 }),
             ),
+            (
+                "one reader: the result written out as text, then from_json",
+                Box::new(|| {
+                    black_box(paths::rmcp_as_text::<T>(black_box(&result)));
+                }),
+            ),
         ],
     );
 }

@@ -82,6 +82,13 @@ pub fn from_rmcp<T: Elicit>(result: &::rmcp::model::ElicitResult) -> Option<T> {
     ElicitResult::<T>::from_rmcp(result).ok()?.accepted()
 }
 
+/// The design with one reader per form: rmcp's result written out as text, then read by the
+/// fast pass (`from_json`), as a reply the fast pass leaves is read again today.
+pub fn rmcp_as_text<T: Elicit>(result: &::rmcp::model::ElicitResult) -> Option<T> {
+    let text = serde_json::to_string(result).ok()?;
+    typed::<T>(&text)
+}
+
 /// (d) A `jsonschema` validator of the requestedSchema, then `from_value`.
 pub struct JsonSchemaPath {
     validator: jsonschema::Validator,

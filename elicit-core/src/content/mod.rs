@@ -71,10 +71,7 @@ impl Content {
     #[must_use]
     pub fn get(&self, name: &str) -> Option<ValueRef<'_>> {
         match self.names.iter().position(|n| n == name) {
-            Some(i) => self
-                .entries()
-                .take_while(|&(index, _)| index <= i)
-                .find_map(|(index, value)| (index == i).then_some(value)),
+            Some(i) => Cursor::new(&self.values.bytes, &self.values.others).find(i),
             None => self
                 .extra
                 .iter()

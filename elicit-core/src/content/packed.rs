@@ -211,11 +211,11 @@ impl Writer {
     /// Takes back a list begun at `mark`, returning the items written so far, so that it can be
     /// kept as a [`Value`] instead.
     pub(crate) fn undo_strs(&mut self, mark: usize) -> Vec<Value> {
-        let written = self.bytes().get(mark..).unwrap_or_default();
-        let items: Vec<Value> = match Cursor::new(written, &[]).next() {
-            Some((_, ValueRef::Strings(items))) => items.map(Value::from).collect(),
-            _ => Vec::new(),
-        };
+        let mut written = self.bytes().get(mark..).unwrap_or_default();
+        // The entry's index and tag, then the items written so far (with no end yet).
+        let _ = varint(&mut written);
+        let items = Strings::packed(written.get(1..).unwrap_or_default());
+        let items: Vec<Value> = items.map(Value::from).collect();
         self.truncate(mark);
         self.entries -= 1;
         items
@@ -254,8 +254,8 @@ impl Writer {
         let mut spans = Vec::with_capacity(self.entries);
         let mut cursor = Cursor::new(bytes, &self.others);
         let mut start = 0;
-        while let Some((index, _)) = cursor.next() {
-            let end = bytes.len() - cursor.rest.len();
+        while let Some(index) = cursor.next_index() {
+            let end = bytes.len() - cursor.rest();
             spans.push((index, start, end));
             start = end;
         }
@@ -325,10 +325,37 @@ impl<'a> Cursor<'a> {
     /// The next entry's property index and value. A buffer this module did not write ends
     /// the entries where it stops making sense; nothing panics.
     pub(super) fn next(&mut self) -> Option<(usize, ValueRef<'a>)> {
-        let index = usize::try_from(varint(&mut self.rest)?).ok()?;
+        let index = self.index()?;
+        Some((index, self.value()?))
+    }
+
+    /// The value of property `i`, read past the entries before it without decoding them.
+    pub(super) fn find(&mut self, i: usize) -> Option<ValueRef<'a>> {
+        loop {
+            let index = self.index()?;
+            if index == i {
+                return self.value();
+            }
+            if index > i {
+                return None;
+            }
+            self.skip()?;
+        }
+    }
+
+    fn index(&mut self) -> Option<usize> {
+        usize::try_from(varint(&mut self.rest)?).ok()
+    }
+
+    fn tag(&mut self) -> Option<u8> {
         let (&tag, rest) = self.rest.split_first()?;
         self.rest = rest;
-        let value = match tag {
+        Some(tag)
+    }
+
+    /// The value of the entry whose index was just read.
+    fn value(&mut self) -> Option<ValueRef<'a>> {
+        Some(match self.tag()? {
             NULL => ValueRef::Null,
             FALSE => ValueRef::Bool(false),
             TRUE => ValueRef::Bool(true),
@@ -342,12 +369,7 @@ impl<'a> Cursor<'a> {
             STR => ValueRef::String(text(&mut self.rest)?),
             STRS => {
                 let items = Strings::packed(self.rest);
-                while let Some(len) = varint(&mut self.rest) {
-                    let Some(len) = usize::try_from(len).ok()?.checked_sub(1) else {
-                        break;
-                    };
-                    self.rest = self.rest.get(len..)?;
-                }
+                self.skip_items()?;
                 ValueRef::Strings(items)
             }
             OTHER => {
@@ -355,8 +377,48 @@ impl<'a> Cursor<'a> {
                 ValueRef::Json(self.others.get(i)?)
             }
             _ => return None,
-        };
-        Some((index, value))
+        })
+    }
+
+    /// Steps over the value of the entry whose index was just read: lengths only, no text is
+    /// checked, so finding a value costs the number of entries before it, not their bytes.
+    fn skip(&mut self) -> Option<()> {
+        match self.tag()? {
+            NULL | FALSE | TRUE => {}
+            UINT | NEG | OTHER => {
+                varint(&mut self.rest)?;
+            }
+            FLOAT => self.rest = self.rest.get(8..)?,
+            STR => {
+                let len = usize::try_from(varint(&mut self.rest)?).ok()?;
+                self.rest = self.rest.get(len..)?;
+            }
+            STRS => self.skip_items()?,
+            _ => return None,
+        }
+        Some(())
+    }
+
+    fn skip_items(&mut self) -> Option<()> {
+        loop {
+            let len = usize::try_from(varint(&mut self.rest)?).ok()?;
+            let Some(len) = len.checked_sub(1) else {
+                return Some(());
+            };
+            self.rest = self.rest.get(len..)?;
+        }
+    }
+
+    /// The bytes not read yet.
+    pub(super) fn rest(&self) -> usize {
+        self.rest.len()
+    }
+
+    /// Steps over the next entry whole; its index.
+    pub(super) fn next_index(&mut self) -> Option<usize> {
+        let index = self.index()?;
+        self.skip()?;
+        Some(index)
     }
 }
 
@@ -487,6 +549,34 @@ mod tests {
             ]
         );
         assert_eq!(packed.entries, 4);
+    }
+
+    #[test]
+    fn find_steps_over_the_entries_before_its_own() {
+        let mut w = Writer::new();
+        w.str(0, "a");
+        w.u64(1, 300);
+        w.strs(2);
+        w.item("x");
+        w.end_strs();
+        w.f64(3, 1.5);
+        w.i64(5, -2);
+        w.other(6, serde_json::json!({}));
+        w.null(7);
+        w.bool(8, true);
+        let packed = w.finish(&[], |_, _| {});
+        let find = |i| {
+            Cursor::new(&packed.bytes, &packed.others)
+                .find(i)
+                .map(|v| v.to_value())
+        };
+        let want = serde_json::json!(["a", 300, ["x"], 1.5, null, -2, {}, null, true, null]);
+        for (i, want) in want.as_array().unwrap().iter().enumerate() {
+            match i {
+                4 | 9 => assert_eq!(find(i), None, "{i}"),
+                _ => assert_eq!(find(i).as_ref(), Some(want), "{i}"),
+            }
+        }
     }
 
     #[test]
