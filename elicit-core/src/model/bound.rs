@@ -101,10 +101,32 @@ impl Num {
         match (self, bound) {
             (Num::U(n), Bound::Int(b)) => i128::from(n).cmp(&b),
             (Num::I(n), Bound::Int(b)) => i128::from(n).cmp(&b),
-            (Num::F(n), Bound::Float(b)) => n.partial_cmp(&b).unwrap_or(Ordering::Equal),
-            (Num::U(n), Bound::Float(b)) => int_vs_float(n.into(), b),
-            (Num::I(n), Bound::Float(b)) => int_vs_float(n.into(), b),
-            (Num::F(n), Bound::Int(b)) => int_vs_float(b, n).reverse(),
+            _ => self.cmp_float(bound),
+        }
+    }
+
+    /// [`cmp_bound`](Self::cmp_bound) where a float is involved, out of line.
+    #[inline(never)]
+    fn cmp_float(self, bound: Bound) -> Ordering {
+        let float = |a: f64, b: f64| a.partial_cmp(&b).unwrap_or(Ordering::Equal);
+        match (self, bound) {
+            (Num::F(n), Bound::Float(b)) => float(n, b),
+            // An integer within ±2^53 is exactly a float, so the float comparison is exact (and
+            // needs no conversion through an `i128`).
+            (Num::F(n), Bound::Int(b)) => match exact_float(b) {
+                Some(b) => float(n, b),
+                None => int_vs_float(b, n).reverse(),
+            },
+            (Num::U(n), Bound::Float(b)) => match exact_float(n.into()) {
+                Some(n) => float(n, b),
+                None => int_vs_float(n.into(), b),
+            },
+            (Num::I(n), Bound::Float(b)) => match exact_float(n.into()) {
+                Some(n) => float(n, b),
+                None => int_vs_float(n.into(), b),
+            },
+            (Num::U(n), Bound::Int(b)) => i128::from(n).cmp(&b),
+            (Num::I(n), Bound::Int(b)) => i128::from(n).cmp(&b),
         }
     }
 }
@@ -117,6 +139,13 @@ impl fmt::Display for Num {
             Num::F(n) => write!(f, "{n}"),
         }
     }
+}
+
+/// `n` as a float, when the float holds it exactly (|n| <= 2^53).
+#[inline]
+fn exact_float(n: i128) -> Option<f64> {
+    let n = i64::try_from(n).ok()?;
+    (n.unsigned_abs() <= 1 << 53).then_some(n as f64)
 }
 
 /// 2^127: every float at or above it is above every `i128`.
@@ -197,6 +226,58 @@ mod tests {
         );
         assert_eq!(
             Num::F(0.999_999_999_999_999_9).cmp_bound(Bound::Int(1)),
+            Ordering::Less
+        );
+    }
+
+    /// The float comparison taken within ±2^53 gives what the exact comparison gives, on both
+    /// sides of that edge.
+    #[test]
+    fn the_float_shortcut_agrees_with_the_exact_comparison() {
+        let edge: i64 = 1 << 53;
+        let ints = [
+            0,
+            1,
+            -1,
+            edge - 1,
+            edge,
+            edge + 1,
+            -edge,
+            -edge - 1,
+            i64::MAX,
+            i64::MIN,
+        ];
+        let floats = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            edge as f64,
+            edge as f64 + 2.0,
+            -(edge as f64),
+            -(edge as f64) - 2.0,
+            9.2e18,
+            -9.3e18,
+            1e300,
+            -1e300,
+        ];
+        for &i in &ints {
+            for &f in &floats {
+                let exact = int_vs_float(i.into(), f);
+                assert_eq!(Num::I(i).cmp_bound(Bound::Float(f)), exact, "{i} {f}");
+                assert_eq!(
+                    Num::F(f).cmp_bound(Bound::Int(i.into())),
+                    exact.reverse(),
+                    "{f} {i}"
+                );
+                if let Ok(u) = u64::try_from(i) {
+                    assert_eq!(Num::U(u).cmp_bound(Bound::Float(f)), exact, "{u} {f}");
+                }
+            }
+        }
+        assert_eq!(
+            Num::U(u64::MAX).cmp_bound(Bound::Float(1.8446744073709552e19)),
             Ordering::Less
         );
     }

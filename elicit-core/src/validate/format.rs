@@ -15,14 +15,30 @@ pub fn is_valid(format: Format, s: &str) -> bool {
 }
 
 /// Byte classes, one table lookup per byte.
-const ATEXT: u8 = 1;
-const UNRESERVED: u8 = 2;
-const SUB_DELIM: u8 = 4;
-const SCHEME: u8 = 8;
-const LET_DIG: u8 = 16;
+const ATEXT: u16 = 1;
+const UNRESERVED: u16 = 2;
+const SUB_DELIM: u16 = 4;
+const SCHEME: u16 = 8;
+const LET_DIG: u16 = 16;
+const COLON: u16 = 32;
+const AT: u16 = 64;
+const SLASH: u16 = 128;
+const QUESTION: u16 = 256;
+const HASH: u16 = 512;
 
-static CLASS: [u8; 256] = {
-    let mut table = [0u8; 256];
+/// `unreserved / sub-delims`, a byte of a host name (`reg-name`).
+const REG_NAME: u16 = UNRESERVED | SUB_DELIM;
+/// A byte of `userinfo`.
+const USERINFO: u16 = REG_NAME | COLON;
+/// A byte of `pchar`, a path segment's byte.
+const PCHAR: u16 = REG_NAME | COLON | AT;
+/// A byte of a path: `pchar` and `/`.
+const PATH: u16 = PCHAR | SLASH;
+/// A byte of a query or fragment: `pchar`, `/` and `?`.
+const QUERY: u16 = PATH | QUESTION;
+
+static CLASS: [u16; 256] = {
+    let mut table = [0u16; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
@@ -66,13 +82,22 @@ static CLASS: [u8; 256] = {
         ) {
             class |= ATEXT;
         }
+        match c {
+            b':' => class |= COLON,
+            b'@' => class |= AT,
+            b'/' => class |= SLASH,
+            b'?' => class |= QUESTION,
+            b'#' => class |= HASH,
+            _ => {}
+        }
         table[b] = class;
         b += 1;
     }
     table
 };
 
-fn class(b: u8, of: u8) -> bool {
+#[inline]
+fn class(b: u8, of: u16) -> bool {
     CLASS[usize::from(b)] & of != 0
 }
 
@@ -274,6 +299,49 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// `hier-part = "//" authority path-abempty / path-absolute / path-rootless / path-empty`.
 /// Only ASCII: an IRI's characters must be percent-encoded.
 fn is_uri(s: &[u8]) -> bool {
+    plain_uri(s) || any_uri(s)
+}
+
+/// The common shape, `scheme://host[:port][/path][?query][#fragment]` with no userinfo, no
+/// bracketed host and no `%`, in one forward pass. It accepts only what [`any_uri`] accepts;
+/// anything else is left to it.
+#[inline]
+fn plain_uri(s: &[u8]) -> bool {
+    let scan = |mut i: usize, of: u16| {
+        while s.get(i).is_some_and(|&b| class(b, of)) {
+            i += 1;
+        }
+        i
+    };
+    if !s.first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let mut i = scan(1, SCHEME);
+    if s.get(i..i + 3) != Some(b"://") {
+        return false;
+    }
+    i = scan(i + 3, REG_NAME);
+    if s.get(i) == Some(&b':') {
+        i += 1;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    if !matches!(s.get(i), None | Some(b'/' | b'?' | b'#')) {
+        return false;
+    }
+    i = scan(i, PATH);
+    if s.get(i) == Some(&b'?') {
+        i = scan(i + 1, QUERY);
+    }
+    if s.get(i) == Some(&b'#') {
+        i = scan(i + 1, QUERY);
+    }
+    i == s.len()
+}
+
+/// Any URI, [`is_uri`] in full.
+fn any_uri(s: &[u8]) -> bool {
     // The scheme: a letter, then letters, digits, `+`, `-` and `.`, up to a `:`.
     if !s.first().is_some_and(u8::is_ascii_alphabetic) {
         return false;
@@ -286,10 +354,10 @@ fn is_uri(s: &[u8]) -> bool {
         return false;
     }
     let rest = &s[i + 1..];
-    let (hier, after) = split_at_any(rest, b"?#");
+    let (hier, after) = split_at_any(rest, QUESTION | HASH);
     let path = match hier.strip_prefix(b"//") {
         Some(authority_and_path) => {
-            let (authority, path) = split_at_any(authority_and_path, b"/");
+            let (authority, path) = split_at_any(authority_and_path, SLASH);
             if !is_authority(authority) {
                 return false;
             }
@@ -299,26 +367,20 @@ fn is_uri(s: &[u8]) -> bool {
     };
     // The path: segments of `pchar` between slashes (after `scheme:`, a path that does not
     // start with `//` cannot have an empty first segment followed by more, which the split
-    // above already ruled out).
-    if !path
-        .split(|&b| b == b'/')
-        .all(|segment| run_of(segment, pchar))
-    {
+    // above already ruled out). A `%` and its two hex digits never straddle a slash, so the
+    // path is checked whole.
+    if !all_of(path, PATH) {
         return false;
     }
     // The query, then the fragment: `pchar`, `/` and `?`; a fragment ends the URI.
     let (query, fragment) = match after.first() {
-        Some(b'?') => split_at_any(&after[1..], b"#"),
+        Some(b'?') => split_at_any(&after[1..], HASH),
         _ => (&[][..], after),
     };
-    let query_char = |s: &[u8], i: usize| match s[i] {
-        b'/' | b'?' => Some(1),
-        _ => pchar(s, i),
-    };
-    run_of(query, query_char)
+    all_of(query, QUERY)
         && match fragment.split_first() {
             None => true,
-            Some((b'#', fragment)) => run_of(fragment, query_char),
+            Some((b'#', fragment)) => all_of(fragment, QUERY),
             Some(_) => false,
         }
 }
@@ -337,7 +399,7 @@ pub(crate) fn web_url(url: &str) -> Option<bool> {
         _ => return None,
     };
     let authority = s[colon + 1..].strip_prefix(b"//")?;
-    let (authority, _) = split_at_any(authority, b"/?#");
+    let (authority, _) = split_at_any(authority, SLASH | QUESTION | HASH);
     let host_port = match authority.iter().rposition(|&b| b == b'@') {
         Some(at) => &authority[at + 1..],
         None => authority,
@@ -354,11 +416,7 @@ fn is_authority(authority: &[u8]) -> bool {
         Some(at) => (Some(&authority[..at]), &authority[at + 1..]),
         None => (None, authority),
     };
-    let userinfo_char = |s: &[u8], i: usize| match s[i] {
-        b':' => Some(1),
-        _ => unreserved_or_sub_delim(s, i),
-    };
-    if userinfo.is_some_and(|u| !run_of(u, userinfo_char)) {
+    if userinfo.is_some_and(|u| !all_of(u, USERINFO)) {
         return false;
     }
     let (host, port) = if host_port.first() == Some(&b'[') {
@@ -378,7 +436,7 @@ fn is_authority(authority: &[u8]) -> bool {
         }
     };
     // A reg-name (which also covers IPv4 addresses, valid or not as addresses).
-    run_of(host, unreserved_or_sub_delim)
+    all_of(host, REG_NAME)
         && match port.split_first() {
             None => true,
             Some((b':', digits)) => digits.iter().all(u8::is_ascii_digit),
@@ -407,44 +465,30 @@ fn is_ip_literal(s: &[u8]) -> bool {
 }
 
 /// Splits `s` at the first of `stops`, which starts the second part.
-fn split_at_any<'a>(s: &'a [u8], stops: &[u8]) -> (&'a [u8], &'a [u8]) {
-    match s.iter().position(|b| stops.contains(b)) {
+fn split_at_any(s: &[u8], stops: u16) -> (&[u8], &[u8]) {
+    match s.iter().position(|&b| class(b, stops)) {
         Some(at) => s.split_at(at),
         None => (s, &[]),
     }
 }
 
-/// Whether all of `s` is made of what `step` accepts: it returns how many bytes one element
-/// takes at `i`, or `None`.
-fn run_of(s: &[u8], step: impl Fn(&[u8], usize) -> Option<usize>) -> bool {
+/// Whether all of `s` is bytes of a class in `of`, or `pct-encoded` (`%` and two hex digits).
+#[inline]
+fn all_of(s: &[u8], of: u16) -> bool {
     let mut i = 0;
-    while i < s.len() {
-        match step(s, i) {
-            Some(n) => i += n,
-            None => return false,
+    while let Some(&b) = s.get(i) {
+        if class(b, of) {
+            i += 1;
+        } else if b == b'%'
+            && s.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && s.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            i += 3;
+        } else {
+            return false;
         }
     }
     true
-}
-
-/// `unreserved / pct-encoded / sub-delims`: the bytes it takes at `i`.
-fn unreserved_or_sub_delim(s: &[u8], i: usize) -> Option<usize> {
-    match s[i] {
-        b'%' => {
-            let hex = |j: usize| s.get(j).is_some_and(u8::is_ascii_hexdigit);
-            (hex(i + 1) && hex(i + 2)).then_some(3)
-        }
-        b if class(b, UNRESERVED | SUB_DELIM) => Some(1),
-        _ => None,
-    }
-}
-
-/// `pchar = unreserved / pct-encoded / sub-delims / ":" / "@"`.
-fn pchar(s: &[u8], i: usize) -> Option<usize> {
-    match s[i] {
-        b':' | b'@' => Some(1),
-        _ => unreserved_or_sub_delim(s, i),
-    }
 }
 
 // ---- dates ------------------------------------------------------------------------------------
@@ -531,6 +575,44 @@ fn is_date_time(s: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass shape accepts nothing the full check refuses: every string up to five bytes
+    /// over the bytes that matter to a URI's structure, after three authorities.
+    #[test]
+    fn the_plain_uri_pass_accepts_only_uris() {
+        const BYTES: &[u8] = b"a1:/?#@[]%.-";
+        let mut accepted = 0;
+        for prefix in [&b"h://"[..], b"h://a", b"h://a:1"] {
+            let mut suffix: Vec<usize> = Vec::new();
+            loop {
+                let mut s = prefix.to_vec();
+                s.extend(suffix.iter().map(|&i| BYTES[i]));
+                if plain_uri(&s) {
+                    accepted += 1;
+                    assert!(any_uri(&s), "{}", String::from_utf8_lossy(&s));
+                }
+                // The next suffix, counting in base BYTES.len(), up to five digits.
+                match suffix.iter().rposition(|&i| i + 1 < BYTES.len()) {
+                    Some(at) => {
+                        suffix[at] += 1;
+                        suffix[at + 1..].fill(0);
+                    }
+                    None if suffix.len() < 5 => {
+                        suffix = vec![0; suffix.len() + 1];
+                    }
+                    None => break,
+                }
+            }
+        }
+        assert!(accepted > 10_000, "{accepted}");
+        for uri in [
+            "https://example.com/ada",
+            "http://localhost:8080/a/b?q=1&r=2#top",
+            "ftp://a.b-c.d",
+        ] {
+            assert!(plain_uri(uri.as_bytes()), "{uri}");
+        }
+    }
 
     #[test]
     fn addresses() {
