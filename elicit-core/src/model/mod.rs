@@ -16,7 +16,7 @@ mod sensitive;
 mod wire;
 
 pub use bound::Bound;
-pub(crate) use bound::Num;
+pub(crate) use bound::{IntWindow, Num};
 pub use builder::{
     BooleanField, Field, MultiSelectField, NumberField, SchemaBuilder, SelectField, StringField,
 };
@@ -438,6 +438,8 @@ pub struct RequestedSchema {
     defaults: Box<[u32]>,
     /// Per property: an index of its choices, when it has more than a few (else empty).
     choice_index: Vec<index::KeyIndex>,
+    /// Per property: the integers a number property's bounds allow (all, for other kinds).
+    int_windows: Box<[IntWindow]>,
     /// The property names, shared with every [`Content`](crate::Content) read against it.
     names: Arc<[String]>,
 }
@@ -493,6 +495,7 @@ impl RequestedSchema {
             required_mask: None,
             defaults: Box::new([]),
             choice_index: Vec::new(),
+            int_windows: Box::new([]),
             names: Arc::new([]),
         };
         schema.reindex();
@@ -511,6 +514,19 @@ impl RequestedSchema {
                 .filter(|(_, p)| p.required)
                 .fold(0, |mask, (i, _)| mask | 1 << i)
         });
+        self.int_windows = self
+            .properties
+            .iter()
+            .map(|p| match &p.kind {
+                Kind::Number(r) => IntWindow::new(
+                    r.minimum,
+                    r.maximum,
+                    r.exclusive_minimum,
+                    r.exclusive_maximum,
+                ),
+                _ => IntWindow::ALL,
+            })
+            .collect();
         self.choice_index = self
             .properties
             .iter()
@@ -542,8 +558,18 @@ impl RequestedSchema {
         index.find(value, |i| choices[i].value.as_str())
     }
 
+    /// The integers number property `prop` allows; every integer when `prop` is not one of
+    /// this schema's properties.
+    #[inline]
+    pub(crate) fn int_window(&self, prop: &Property) -> IntWindow {
+        self.index_of(prop)
+            .and_then(|i| self.int_windows.get(i).copied())
+            .unwrap_or(IntWindow::ALL)
+    }
+
     /// The position of `prop` among the properties, from where it sits in memory: the
     /// checks hold a reference to a property, not its position.
+    #[inline]
     fn index_of(&self, prop: &Property) -> Option<usize> {
         let base = self.properties.as_ptr() as usize;
         let offset = (prop as *const Property as usize).checked_sub(base)?;

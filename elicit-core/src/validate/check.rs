@@ -151,21 +151,32 @@ impl Target<'_> {
     /// The common case inline, a number its property allows; the rest out of line.
     #[inline]
     fn check_num(&self, sink: &Sink<'_>, n: Num) {
-        if let Target::Prop(Property {
-            kind: Kind::Number(rules),
-            ..
-        }) = *self
-            && (!rules.integer || n.is_integer())
-            && rules.minimum.is_none_or(|m| n.cmp_bound(m).is_ge())
-            && rules.maximum.is_none_or(|m| n.cmp_bound(m).is_le())
-            && rules
-                .exclusive_minimum
-                .is_none_or(|m| n.cmp_bound(m).is_gt())
-            && rules
-                .exclusive_maximum
-                .is_none_or(|m| n.cmp_bound(m).is_lt())
+        if let Target::Prop(
+            prop @ Property {
+                kind: Kind::Number(rules),
+                ..
+            },
+        ) = *self
         {
-            return;
+            let allowed = match n {
+                // An integer: two comparisons against the range its bounds allow.
+                Num::U(i) => sink.schema.int_window(prop).contains(i.into()),
+                Num::I(i) => sink.schema.int_window(prop).contains(i.into()),
+                Num::F(_) => {
+                    (!rules.integer || n.is_integer())
+                        && rules.minimum.is_none_or(|m| n.cmp_bound(m).is_ge())
+                        && rules.maximum.is_none_or(|m| n.cmp_bound(m).is_le())
+                        && rules
+                            .exclusive_minimum
+                            .is_none_or(|m| n.cmp_bound(m).is_gt())
+                        && rules
+                            .exclusive_maximum
+                            .is_none_or(|m| n.cmp_bound(m).is_lt())
+                }
+            };
+            if allowed {
+                return;
+            }
         }
         self.number_violations(sink, n);
     }
