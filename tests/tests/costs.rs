@@ -119,12 +119,36 @@ fn lints_share_the_property_name() {
     );
 }
 
+/// Accepted content costs about what its text does: the runtime holds a thousand short values
+/// in one buffer, not a `serde_json::Value` (32 bytes) and a heap block each.
+fn accepted_content_costs_its_own_size() {
+    let n = 1_000;
+    let properties: serde_json::Map<String, serde_json::Value> = (0..n)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    let schema =
+        RequestedSchema::from_value(json!({"type": "object", "properties": properties})).unwrap();
+    let content: serde_json::Map<String, serde_json::Value> =
+        (0..n).map(|i| (format!("p{i}"), json!("v"))).collect();
+    let content_text = serde_json::to_string(&content).unwrap();
+    let reply = format!(r#"{{"action":"accept","content":{content_text}}}"#);
+    let (bytes, result) = allocated(|| schema.parse_result_json(&reply));
+    let content = result.unwrap().accepted().unwrap();
+    assert_eq!(content.len(), n);
+    assert!(
+        bytes < 2 * content_text.len(),
+        "{bytes} bytes allocated for content of {} bytes",
+        content_text.len()
+    );
+}
+
 fn main() {
     for (name, test) in [
         (
-            "repeated_multi_select_values",
-            repeated_multi_select_values as fn(),
+            "accepted_content_costs_its_own_size",
+            accepted_content_costs_its_own_size as fn(),
         ),
+        ("repeated_multi_select_values", repeated_multi_select_values),
         ("violations_share_the_pattern", violations_share_the_pattern),
         (
             "lints_share_the_property_name",

@@ -262,7 +262,7 @@ impl<'a, 's, A> ContentMap<'a, 's, A> {
         ContentMap {
             inner,
             sink,
-            seen: BitSet::new(sink.schema.properties.len()),
+            seen: BitSet::dense(sink.schema.properties.len()),
             found: None,
             previous: None,
         }

@@ -667,7 +667,7 @@ impl<'de> Deserializer<'de> for Object<'_, 'de, '_, '_> {
         let mut fields = Fields {
             r: self.r,
             sink,
-            seen: BitSet::new(sink.schema.properties.len()),
+            seen: BitSet::dense(sink.schema.properties.len()),
             previous: None,
             next: Next::Nothing,
             state: State::First,

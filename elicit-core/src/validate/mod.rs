@@ -152,20 +152,35 @@ pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violatio
     });
 }
 
-/// A set of indices (properties of a form, choices of a multi-select). Up to 64 it is one word;
-/// past that it holds only the indices inserted, so its cost follows the reply, not the schema.
+/// A set of indices (properties of a form, choices of a multi-select). Up to 64 it is one word.
+/// Past that, a multi-select's set holds only the indices inserted ([`BitSet::new`]), so that
+/// each of many values costs its own items, not its choices; a form's set of properties, one per
+/// reply, is a bitmap grown to the highest index inserted ([`BitSet::dense`]): a bit per
+/// property, never more than the schema's size over 8 in bytes.
 pub(crate) enum BitSet {
     Small(u64),
     Large(std::collections::HashSet<usize>),
+    Dense(Vec<u64>),
 }
 
 impl BitSet {
+    /// A set that holds only what is inserted, for the choices of one multi-select value.
     #[inline]
     pub(crate) fn new(size: usize) -> Self {
         if size <= 64 {
             BitSet::Small(0)
         } else {
             BitSet::Large(std::collections::HashSet::new())
+        }
+    }
+
+    /// A bitmap, for the properties of one reply.
+    #[inline]
+    pub(crate) fn dense(size: usize) -> Self {
+        if size <= 64 {
+            BitSet::Small(0)
+        } else {
+            BitSet::Dense(Vec::new())
         }
     }
 
@@ -181,6 +196,7 @@ impl BitSet {
                 had
             }
             BitSet::Large(set) => insert_large(set, i),
+            BitSet::Dense(words) => insert_dense(words, i),
         }
     }
 
@@ -189,7 +205,7 @@ impl BitSet {
     pub(crate) fn covers(&self, mask: u64) -> bool {
         match self {
             BitSet::Small(bits) => bits & mask == mask,
-            BitSet::Large(_) => false,
+            BitSet::Large(_) | BitSet::Dense(_) => false,
         }
     }
 
@@ -197,11 +213,58 @@ impl BitSet {
         match self {
             BitSet::Small(bits) => bits & (1u64 << i) != 0,
             BitSet::Large(set) => set.contains(&i),
+            BitSet::Dense(words) => words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0),
         }
     }
 }
 
 #[inline(never)]
+fn insert_dense(words: &mut Vec<u64>, i: usize) -> bool {
+    let word = i / 64;
+    if word >= words.len() {
+        words.resize(word + 1, 0);
+    }
+    let mask = 1u64 << (i % 64);
+    let had = words[word] & mask != 0;
+    words[word] |= mask;
+    had
+}
+
+#[inline(never)]
 fn insert_large(set: &mut std::collections::HashSet<usize>, i: usize) -> bool {
     !set.insert(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BitSet;
+
+    /// Both kinds of large set, and the one word, answer alike: a first insert is new, a second
+    /// is not, and membership follows.
+    #[test]
+    fn every_kind_of_set_holds_what_was_inserted() {
+        for (size, mut set) in [
+            (64, BitSet::new(64)),
+            (70_000, BitSet::new(70_000)),
+            (70_000, BitSet::dense(70_000)),
+        ] {
+            let picks: Vec<usize> = [0, 1, 63, 64, 65, 127, 128, 69_999]
+                .into_iter()
+                .filter(|&i| i < size)
+                .collect();
+            for &i in &picks {
+                assert!(!set.contains(i), "{size}: {i}");
+                assert!(!set.insert(i), "{size}: {i} was new");
+                assert!(set.insert(i), "{size}: {i} was there");
+                assert!(set.contains(i), "{size}: {i}");
+            }
+            let absent = [2, 62, 66, 129, 69_998].into_iter().filter(|&i| i < size);
+            for i in absent {
+                assert!(!set.contains(i), "{size}: {i}");
+            }
+        }
+        let mut dense = BitSet::dense(1_000);
+        dense.insert(5);
+        assert!(!dense.covers(1 << 5), "past 64, callers check one by one");
+    }
 }
