@@ -9,7 +9,7 @@ cargo bench -q -p elicit-benches --bench instructions --no-run
 bin=$(ls -t target/release/deps/instructions-* | grep -v '\.d$' | head -1)
 paths=("$@")
 if [ ${#paths[@]} -eq 0 ]; then
-  paths=(floor from_json sorted_keys reversed_keys serde from_value value_clone rmcp_typed from_rmcp runtime)
+  paths=(floor from_json sorted_keys reversed_keys serde from_value value_clone rmcp_typed from_rmcp runtime ignored)
 fi
 
 count() {

@@ -42,6 +42,8 @@ fn run<T: Elicit + serde::de::DeserializeOwned + serde::Serialize>(
         "rmcp_typed" => Box::new(|| paths::rmcp_typed::<T>(black_box(&held)).is_some()),
         "from_rmcp" => Box::new(|| paths::from_rmcp::<T>(black_box(&held)).is_some()),
         "runtime" => Box::new(|| paths::runtime(schema, black_box(&reply)).is_some()),
+        // serde's `IgnoredAny` over the reply: what finding the reply's end costs serde_json.
+        "ignored" => Box::new(|| paths::ignored(black_box(&reply))),
         _ => return false,
     };
     let mut ok = true;
@@ -63,6 +65,7 @@ const PATHS: &[&str] = &[
     "rmcp_typed",
     "from_rmcp",
     "runtime",
+    "ignored",
 ];
 
 fn main() {

@@ -159,7 +159,12 @@ pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violatio
 /// property, never more than the schema's size over 8 in bytes.
 pub(crate) enum BitSet {
     Small(u64),
-    Large(std::collections::HashSet<usize>),
+    /// Out of line, so that the common set is two words.
+    Large(Box<Large>),
+}
+
+pub(crate) enum Large {
+    Sparse(std::collections::HashSet<usize>),
     Dense(Vec<u64>),
 }
 
@@ -170,7 +175,7 @@ impl BitSet {
         if size <= 64 {
             BitSet::Small(0)
         } else {
-            BitSet::Large(std::collections::HashSet::new())
+            BitSet::Large(Box::new(Large::Sparse(std::collections::HashSet::new())))
         }
     }
 
@@ -180,7 +185,7 @@ impl BitSet {
         if size <= 64 {
             BitSet::Small(0)
         } else {
-            BitSet::Dense(Vec::new())
+            BitSet::Large(Box::new(Large::Dense(Vec::new())))
         }
     }
 
@@ -195,8 +200,7 @@ impl BitSet {
                 *bits |= mask;
                 had
             }
-            BitSet::Large(set) => insert_large(set, i),
-            BitSet::Dense(words) => insert_dense(words, i),
+            BitSet::Large(set) => set.insert(i),
         }
     }
 
@@ -205,34 +209,38 @@ impl BitSet {
     pub(crate) fn covers(&self, mask: u64) -> bool {
         match self {
             BitSet::Small(bits) => bits & mask == mask,
-            BitSet::Large(_) | BitSet::Dense(_) => false,
+            BitSet::Large(_) => false,
         }
     }
 
     pub(crate) fn contains(&self, i: usize) -> bool {
         match self {
             BitSet::Small(bits) => bits & (1u64 << i) != 0,
-            BitSet::Large(set) => set.contains(&i),
-            BitSet::Dense(words) => words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0),
+            BitSet::Large(set) => match &**set {
+                Large::Sparse(set) => set.contains(&i),
+                Large::Dense(words) => words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0),
+            },
         }
     }
 }
 
-#[inline(never)]
-fn insert_dense(words: &mut Vec<u64>, i: usize) -> bool {
-    let word = i / 64;
-    if word >= words.len() {
-        words.resize(word + 1, 0);
+impl Large {
+    #[inline(never)]
+    fn insert(&mut self, i: usize) -> bool {
+        match self {
+            Large::Sparse(set) => !set.insert(i),
+            Large::Dense(words) => {
+                let word = i / 64;
+                if word >= words.len() {
+                    words.resize(word + 1, 0);
+                }
+                let mask = 1u64 << (i % 64);
+                let had = words[word] & mask != 0;
+                words[word] |= mask;
+                had
+            }
+        }
     }
-    let mask = 1u64 << (i % 64);
-    let had = words[word] & mask != 0;
-    words[word] |= mask;
-    had
-}
-
-#[inline(never)]
-fn insert_large(set: &mut std::collections::HashSet<usize>, i: usize) -> bool {
-    !set.insert(i)
 }
 
 #[cfg(test)]
