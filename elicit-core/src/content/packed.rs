@@ -40,8 +40,9 @@ const INLINE: usize = 384;
 pub(crate) struct Writer {
     inline: [u8; INLINE],
     len: usize,
-    /// The bytes, once they outgrow `inline`.
+    /// The bytes, once they outgrow `inline` (`on_heap`).
     spilled: Vec<u8>,
+    on_heap: bool,
     others: Vec<Value>,
     entries: usize,
     /// The index of the last entry begun, and whether every entry so far came in form order.
@@ -57,6 +58,7 @@ impl Writer {
             inline: [0; INLINE],
             len: 0,
             spilled: Vec::new(),
+            on_heap: false,
             others: Vec::new(),
             entries: 0,
             last: None,
@@ -66,24 +68,20 @@ impl Writer {
     }
 
     fn bytes(&self) -> &[u8] {
-        if self.spilled.is_empty() {
-            &self.inline[..self.len]
-        } else {
+        if self.on_heap {
             &self.spilled
+        } else {
+            &self.inline[..self.len]
         }
     }
 
     fn len(&self) -> usize {
-        if self.spilled.is_empty() {
-            self.len
-        } else {
-            self.spilled.len()
-        }
+        self.bytes().len()
     }
 
     #[inline]
     fn push(&mut self, bytes: &[u8]) {
-        if self.spilled.is_empty() {
+        if !self.on_heap {
             if let Some(room) = self.inline.get_mut(self.len..self.len + bytes.len()) {
                 room.copy_from_slice(bytes);
                 self.len += bytes.len();
@@ -100,14 +98,15 @@ impl Writer {
         let mut spilled = Vec::with_capacity((2 * INLINE).max(2 * (self.len + more)));
         spilled.extend_from_slice(&self.inline[..self.len]);
         self.spilled = spilled;
+        self.on_heap = true;
     }
 
     /// Drops everything written from byte `at` on.
     fn truncate(&mut self, at: usize) {
-        if self.spilled.is_empty() {
-            self.len = self.len.min(at);
-        } else {
+        if self.on_heap {
             self.spilled.truncate(at);
+        } else {
+            self.len = self.len.min(at);
         }
     }
 
@@ -193,8 +192,12 @@ impl Writer {
     }
 
     /// Starts a list of strings; returns the mark [`Writer::undo_strs`] takes.
-    pub(crate) fn strs(&mut self, index: usize) -> usize {
-        let mark = self.len();
+    pub(crate) fn strs(&mut self, index: usize) -> ListMark {
+        let mark = ListMark {
+            at: self.len(),
+            last: self.last,
+            in_order: self.in_order,
+        };
         self.begin(index, STRS);
         mark
     }
@@ -209,15 +212,17 @@ impl Writer {
     }
 
     /// Takes back a list begun at `mark`, returning the items written so far, so that it can be
-    /// kept as a [`Value`] instead.
-    pub(crate) fn undo_strs(&mut self, mark: usize) -> Vec<Value> {
-        let mut written = self.bytes().get(mark..).unwrap_or_default();
+    /// kept as a [`Value`] instead: the writer is as it was before the list began.
+    pub(crate) fn undo_strs(&mut self, mark: ListMark) -> Vec<Value> {
+        let mut written = self.bytes().get(mark.at..).unwrap_or_default();
         // The entry's index and tag, then the items written so far (with no end yet).
         let _ = varint(&mut written);
         let items = Strings::packed(written.get(1..).unwrap_or_default());
         let items: Vec<Value> = items.map(Value::from).collect();
-        self.truncate(mark);
+        self.truncate(mark.at);
         self.entries -= 1;
+        self.last = mark.last;
+        self.in_order = mark.in_order;
         items
     }
 
@@ -287,10 +292,10 @@ impl Writer {
     }
 
     fn into_packed(self) -> Packed {
-        let bytes: Box<[u8]> = if self.spilled.is_empty() {
-            Box::from(&self.inline[..self.len])
-        } else {
+        let bytes: Box<[u8]> = if self.on_heap {
             self.spilled.into_boxed_slice()
+        } else {
+            Box::from(&self.inline[..self.len])
         };
         Packed {
             bytes,
@@ -298,6 +303,13 @@ impl Writer {
             entries: self.entries,
         }
     }
+}
+
+/// Where a list of strings began, and the order as it stood before it.
+pub(crate) struct ListMark {
+    at: usize,
+    last: Option<usize>,
+    in_order: bool,
 }
 
 /// A finished buffer: what a [`Content`](super::Content) holds.
@@ -476,11 +488,10 @@ mod tests {
         w.i64(6, 127);
         w.f64(7, -0.5);
         w.str(8, "ünïcode");
-        let mark = w.strs(9);
+        w.strs(9);
         w.item("");
         w.item("b");
         w.end_strs();
-        let _ = mark;
         w.other(300, serde_json::json!({"a": [1]}));
         w.f64(301, f64::NAN);
         let packed = w.finish(&[], |_, _| {});
@@ -592,6 +603,25 @@ mod tests {
         assert_eq!(
             read(&packed),
             [(0, Value::from(7)), (1, serde_json::json!(["a", "bc", 3]))]
+        );
+    }
+
+    #[test]
+    fn a_list_taken_back_after_a_spill_leaves_nothing_behind() {
+        let mut w = Writer::new();
+        let mark = w.strs(0);
+        let item = "z".repeat(100);
+        for _ in 0..5 {
+            w.item(&item);
+        }
+        assert_eq!(w.undo_strs(mark).len(), 5);
+        w.other(0, Value::from(7));
+        w.str(1, "after");
+        assert!(w.in_order, "the list taken back leaves the order as it was");
+        let packed = w.finish(&[], |_, _| {});
+        assert_eq!(
+            read(&packed),
+            [(0, Value::from(7)), (1, Value::from("after"))]
         );
     }
 
