@@ -767,7 +767,10 @@ fn content_reads_back_every_kind_in_form_order() {
             "plan": {"type": "string", "enum": ["free", "team"]},
             "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}},
             "none": {"type": "array", "items": {"type": "string", "enum": ["a"]}},
-            "locale": {"type": "string", "default": "en-GB"}
+            "locale": {"type": "string", "default": "en-GB"},
+            "flags": {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}, "default": ["y"]},
+            "on": {"type": "boolean", "default": true},
+            "seats": {"type": "integer", "default": -2}
         }}"#,
     )
     .unwrap();
@@ -787,7 +790,8 @@ fn content_reads_back_every_kind_in_form_order() {
         assert_eq!(
             keys,
             [
-                "name", "offset", "big", "ratio", "ok", "plan", "tags", "none", "locale", "extra"
+                "name", "offset", "big", "ratio", "ok", "plan", "tags", "none", "locale", "flags",
+                "on", "seats", "extra"
             ]
         );
         assert_eq!(content.get("name").unwrap().as_str(), Some("Adä \"L\""));
@@ -806,12 +810,18 @@ fn content_reads_back_every_kind_in_form_order() {
             0
         );
         assert_eq!(content.get("locale").unwrap(), json!("en-GB"));
+        assert_eq!(content.get("flags").unwrap(), json!(["y"]));
+        assert_eq!(content.get("on").unwrap().as_bool(), Some(true));
+        assert_eq!(content.get("seats").unwrap().as_i64(), Some(-2));
         assert_eq!(content.get("extra").unwrap(), json!({"deep": [1]}));
         assert_eq!(content.get("name").unwrap().as_u64(), None);
         assert_eq!(content.get("missing"), None);
-        assert_eq!(content.len(), 10);
+        assert_eq!(content.len(), 13);
         let mut want = reply["content"].as_object().unwrap().clone();
         want.insert("locale".into(), json!("en-GB"));
+        want.insert("flags".into(), json!(["y"]));
+        want.insert("on".into(), json!(true));
+        want.insert("seats".into(), json!(-2));
         assert_eq!(*content, want);
         assert_eq!(content.clone().into_map(), want);
         assert_eq!(serde_json::to_value(content).unwrap(), Value::Object(want));

@@ -112,9 +112,8 @@ impl Content {
     #[must_use]
     pub fn into_map(self) -> Map<String, Value> {
         let mut map: Map<String, Value> = self
-            .iter()
-            .take(self.values.entries)
-            .map(|(name, value)| (name.to_owned(), value.to_value()))
+            .entries()
+            .filter_map(|(i, value)| Some((self.names.get(i)?.clone(), value.to_value())))
             .collect();
         map.extend(self.extra);
         map

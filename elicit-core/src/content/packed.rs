@@ -226,6 +226,26 @@ impl Writer {
         items
     }
 
+    /// A value held as a `serde_json::Value`: in place where it is one the rules accept, else
+    /// kept as it is.
+    pub(crate) fn value(&mut self, index: usize, v: &Value) {
+        match v {
+            Value::Null => self.null(index),
+            Value::Bool(b) => self.bool(index, *b),
+            Value::Number(n) => self.number(index, n),
+            Value::String(s) => self.str(index, s),
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                self.strs(index);
+                items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .for_each(|s| self.item(s));
+                self.end_strs();
+            }
+            other => self.other(index, other.clone()),
+        }
+    }
+
     /// Any other value, kept as it is.
     pub(crate) fn other(&mut self, index: usize, v: Value) {
         self.begin(index, OTHER);
@@ -512,7 +532,7 @@ mod tests {
         w.str(4, "d");
         w.u64(1, 1);
         w.str(200, &"x".repeat(1000));
-        let packed = w.finish(&[0, 1, 3, 500], |w, i| w.u64(i, 100 + i as u64));
+        let packed = w.finish(&[0, 1, 3, 500], |w, i| w.value(i, &Value::from(100 + i)));
         let got = read(&packed);
         assert_eq!(packed.entries, got.len());
         assert_eq!(

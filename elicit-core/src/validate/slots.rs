@@ -15,7 +15,6 @@ use super::Sink;
 use super::adapter::{ContentDe, ReadContent};
 use super::fast::{GiveUp, Object};
 use crate::content::{Content, Writer};
-use crate::model::{Kind, RequestedSchema};
 
 impl ReadContent for Content {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error> {
@@ -54,27 +53,17 @@ impl<'de> Visitor<'de> for Slots<'_, '_> {
             }
         }
         last_value_wins(&mut extra);
-        let values = writer.finish(schema.defaults(), |w, i| write_default(w, schema, i));
+        let values = writer.finish(schema.defaults(), |w, i| {
+            if let Some(default) = schema
+                .properties
+                .get(i)
+                .and_then(|p| p.kind.default_value())
+            {
+                w.value(i, &default);
+            }
+        });
         Ok(Content::from_parts(schema.names(), values, extra))
     }
-}
-
-/// Writes property `i`'s default, the value a server fills into accepted content.
-fn write_default(w: &mut Writer, schema: &RequestedSchema, i: usize) {
-    let Some(prop) = schema.properties.get(i) else {
-        return;
-    };
-    match &prop.kind {
-        Kind::String(r) => r.default.as_deref().map(|d| w.str(i, d)),
-        Kind::Number(r) => r.default.as_ref().map(|d| w.number(i, d)),
-        Kind::Boolean(d) => d.map(|d| w.bool(i, d)),
-        Kind::Select(r) => r.default.as_deref().map(|d| w.str(i, d)),
-        Kind::MultiSelect(r) => r.default.as_ref().map(|d| {
-            w.strs(i);
-            d.iter().for_each(|item| w.item(item));
-            w.end_strs();
-        }),
-    };
 }
 
 /// Reads one property's value into the content's buffer.
