@@ -3,7 +3,8 @@
 //! choice indices), keyed by a hash of every byte of the name, seeded once per process, so no
 //! set of names can be chosen in advance to pile into one slot. Before it, a reader compares the
 //! key with the property declared next ([`RequestedSchema::guess_after`]), then with the one
-//! whose name sorts next ([`RequestedSchema::find_after`]): the two orders clients write.
+//! declared after that and the one whose name sorts next ([`RequestedSchema::find_after`]): the
+//! orders clients write.
 //!
 //! [`RequestedSchema::guess_after`]: super::RequestedSchema::guess_after
 //! [`RequestedSchema::find_after`]: super::RequestedSchema::find_after

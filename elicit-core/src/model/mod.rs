@@ -717,12 +717,19 @@ impl RequestedSchema {
         index::same_bytes(p.name.as_bytes(), key.as_bytes()).then_some(guess)
     }
 
-    /// The property `key` names, past the first guess: the property whose name sorts right after
-    /// `previous`'s (the order of a reply written from a sorted map), then the index. Both
-    /// guesses come from the schema alone, so a schema holds nothing learned from replies.
+    /// The property `key` names, past the first guess: the one declared two after `previous`
+    /// (the form's order with an absent optional property left out), the property whose name
+    /// sorts right after `previous`'s (the order of a reply written from a sorted map), then
+    /// the index. The guesses come from the schema alone, so a schema holds nothing learned
+    /// from replies.
     #[inline(never)]
     pub(crate) fn find_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
         let slot = previous.map_or(0, |p| p + 1);
+        if let Some(p) = self.properties.get(slot + 1)
+            && index::same_bytes(p.name.as_bytes(), key.as_bytes())
+        {
+            return Some(slot + 1);
+        }
         let sorted = self.sorted_next.get(slot).map(|&i| i as usize);
         if let Some(p) = sorted.and_then(|i| self.properties.get(i))
             && index::same_bytes(p.name.as_bytes(), key.as_bytes())
@@ -834,8 +841,12 @@ mod tests {
             assert_eq!(s.find_after(key, previous), Some(want), "{key}");
             previous = Some(want);
         }
-        // Neither guess: the index still finds it, and an unknown key is none.
+        // The form's order with one property left out: email after the start, age after name.
+        assert_eq!(s.find_after("email", None), Some(1));
+        assert_eq!(s.find_after("age", Some(0)), Some(2));
+        // No guess: the index still finds it, and an unknown key is none.
         assert_eq!(s.find_after("age", None), Some(2));
+        assert_eq!(s.find_after("name", Some(2)), Some(0));
         assert_eq!(s.find_after("other", Some(0)), None);
     }
 

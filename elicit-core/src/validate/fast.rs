@@ -370,7 +370,9 @@ impl<'de> Reader<'de> {
     fn peek(&mut self) -> Option<u8> {
         let bytes = self.text.as_bytes();
         while let Some(&b) = bytes.get(self.pos) {
-            if !matches!(b, b' ' | b'\n' | b'\t' | b'\r') {
+            // Every byte JSON allows between tokens is at most a space: one comparison for
+            // the common case of no whitespace at all.
+            if b > b' ' || !matches!(b, b' ' | b'\n' | b'\t' | b'\r') {
                 return Some(b);
             }
             self.pos += 1;
@@ -551,12 +553,16 @@ impl<'de> Reader<'de> {
         let plain = whole == 1 || (whole > 1 && bytes[first] != b'0');
         match bytes.get(i) {
             Some(b'0'..=b'9' | b'e' | b'E' | b'+' | b'-') => {}
-            Some(b'.') if plain && !single => {
+            Some(b'.') if plain => {
                 // At most 15 digits are exact as an `f64`, as is a power of ten up to 10^15,
                 // so one division is correctly rounded: the value serde_json computes, with or
-                // without its `float_roundtrip` feature.
+                // without its `float_roundtrip` feature. For an `f32` the same holds of 7
+                // digits and 10^6 in `f32` arithmetic: the value serde_json computes with
+                // `float_roundtrip`, which this crate turns on (an `f32` rounded once, handed
+                // on as an `f64`). The limit counts the decimal point.
                 let fraction = i + 1;
-                (n, i) = digits(bytes, fraction, first + 16, n);
+                let limit = first + if single { 8 } else { 16 };
+                (n, i) = digits(bytes, fraction, limit, n);
                 let scale = i - fraction;
                 let more = matches!(
                     bytes.get(i),
@@ -564,11 +570,14 @@ impl<'de> Reader<'de> {
                 );
                 if scale > 0 && !more {
                     self.pos = i;
-                    let magnitude = n as f64 / POW10[scale];
+                    let magnitude = if single {
+                        f64::from(n as f32 / POW10_F32[scale])
+                    } else {
+                        n as f64 / POW10[scale]
+                    };
                     return Number::F(if negative { -magnitude } else { magnitude });
                 }
             }
-            Some(b'.') => {}
             _ if plain => match (negative, n) {
                 (false, n) => {
                     self.pos = i;
@@ -651,6 +660,9 @@ fn digits(bytes: &[u8], mut i: usize, end: usize, mut n: u64) -> (u64, usize) {
 const POW10: [f64; 16] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 ];
+
+/// The powers of ten a short decimal read as an `f32` divides by, each exact in an `f32`.
+const POW10_F32: [f32; 7] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
 
 /// The content object: any request of the target reads it as a map of [`Fields`].
 pub(crate) struct Object<'r, 'de, 'a, 's> {
@@ -1044,6 +1056,67 @@ mod tests {
     fn first_stop(word: [u8; 8]) -> Option<usize> {
         let found = stops(u64::from_le_bytes(word));
         (found != 0).then(|| (found.trailing_zeros() / 8) as usize)
+    }
+
+    /// What the scan makes of `text` asked for an `f32` (`single`) or anything else.
+    fn scan(text: &str, single: bool) -> Number {
+        let mut r = Reader {
+            text,
+            pos: 0,
+            from: Source::Reply,
+        };
+        r.scan_number(single)
+    }
+
+    /// A short decimal asked for as an `f32` is read here, to the bit the value serde_json
+    /// reads (its `float_roundtrip` parse, rounded once to an `f32`), at every scale and sign,
+    /// for every 7-digit significand on a stride and at the ends. (Every significand below
+    /// 10^7 at every scale agreed when checked once, outside the test suite: 60 million.)
+    #[test]
+    fn short_decimals_read_as_f32_are_serde_jsons_f32() {
+        let significands = (0..10_000_000u64)
+            .step_by(4_999)
+            .chain([1, 9, 16_777, 1_677_721, 3_333_333, 9_999_999]);
+        for n in significands {
+            for scale in 1..=6u32 {
+                let unit = 10u64.pow(scale);
+                let text = format!("{}.{:0width$}", n / unit, n % unit, width = scale as usize);
+                for text in [text.clone(), format!("-{text}")] {
+                    let want: f32 = serde_json::from_str(&text).unwrap();
+                    let Number::F(got) = scan(&text, true) else {
+                        panic!("{text} was left to serde_json");
+                    };
+                    assert_eq!(
+                        (got as f32).to_bits(),
+                        want.to_bits(),
+                        "{text}: {got} against {want}"
+                    );
+                    assert_eq!(f64::from(got as f32), got, "{text} is an f32");
+                }
+            }
+        }
+    }
+
+    /// Eight digits and more, exponents, and what is not quite a number are left to serde_json
+    /// when an `f32` is asked for; an `f64` reads up to 15 digits here.
+    #[test]
+    fn longer_decimals_asked_as_f32_are_left_to_serde_json() {
+        for text in [
+            "1234.5678",
+            "16777217.5",
+            "0.12345678",
+            "1.5e3",
+            "1.",
+            "01.5",
+            "1.5.5",
+        ] {
+            assert!(
+                matches!(scan(text, true), Number::Other(_)),
+                "{text} was read here"
+            );
+        }
+        assert!(matches!(scan("1234.5678", false), Number::F(x) if x == 1234.5678));
+        assert!(matches!(scan("-0.0", true), Number::F(x) if x == 0.0 && x.is_sign_negative()));
     }
 
     #[test]
