@@ -275,21 +275,25 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         self.visitor.expecting(f)
     }
 
+    #[inline(always)]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
         self.target.check_bool(self.sink, v);
         self.visitor.visit_bool(v)
     }
 
+    #[inline(always)]
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
         self.target.check_num(self.sink, Num::I(v));
         self.visitor.visit_i64(v)
     }
 
+    #[inline(always)]
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
         self.target.check_num(self.sink, Num::U(v));
         self.visitor.visit_u64(v)
     }
 
+    #[inline(always)]
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
         self.target.check_num(self.sink, Num::F(v));
         // `30.0` is an integer in JSON Schema; hand it to integer types as one.
@@ -304,6 +308,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         self.visitor.visit_f64(v)
     }
 
+    #[inline(always)]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
         self.target.check_str(self.sink, v);
         match self.hint {
@@ -312,6 +317,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         }
     }
 
+    #[inline(always)]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
         self.target.check_str(self.sink, v);
         match self.hint {
@@ -322,6 +328,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         }
     }
 
+    #[inline(always)]
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
         self.target.check_str(self.sink, &v);
         match self.hint {
