@@ -281,19 +281,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         self.visitor.visit_bool(v)
     }
 
-    #[inline(always)]
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
         self.target.check_num(self.sink, Num::I(v));
         self.visitor.visit_i64(v)
     }
 
-    #[inline(always)]
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
         self.target.check_num(self.sink, Num::U(v));
         self.visitor.visit_u64(v)
     }
 
-    #[inline(always)]
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
         self.target.check_num(self.sink, Num::F(v));
         // `30.0` is an integer in JSON Schema; hand it to integer types as one.
@@ -387,6 +384,7 @@ struct Items<'a, 's, A> {
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
     type Error = A::Error;
 
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
@@ -422,6 +420,7 @@ struct ItemSeed<'a, 's, T> {
 impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ItemSeed<'_, '_, T> {
     type Value = T::Value;
 
+    #[inline(always)]
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
         self.seed.deserialize(Checked {
             target: self.target,
