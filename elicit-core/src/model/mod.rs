@@ -717,24 +717,21 @@ impl RequestedSchema {
         index::same_bytes(p.name.as_bytes(), key.as_bytes()).then_some(guess)
     }
 
-    /// The property `key` names, past the first guess: the one declared two after `previous`
-    /// (the form's order with an absent optional property left out), the property whose name
-    /// sorts right after `previous`'s (the order of a reply written from a sorted map), then
-    /// the index. The guesses come from the schema alone, so a schema holds nothing learned
-    /// from replies.
+    /// The property `key` names, past the first guess: the property whose name sorts right
+    /// after `previous`'s (the order of a reply written from a sorted map: every key of such a
+    /// reply comes here), the one declared two after `previous` (the form's order with an
+    /// absent optional property left out), then the index. The guesses come from the schema
+    /// alone, so a schema holds nothing learned from replies.
     #[inline(never)]
     pub(crate) fn find_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
         let slot = previous.map_or(0, |p| p + 1);
-        if let Some(p) = self.properties.get(slot + 1)
-            && index::same_bytes(p.name.as_bytes(), key.as_bytes())
-        {
-            return Some(slot + 1);
-        }
         let sorted = self.sorted_next.get(slot).map(|&i| i as usize);
-        if let Some(p) = sorted.and_then(|i| self.properties.get(i))
-            && index::same_bytes(p.name.as_bytes(), key.as_bytes())
-        {
-            return sorted;
+        for guess in [sorted, Some(slot + 1)] {
+            if let Some(p) = guess.and_then(|i| self.properties.get(i))
+                && index::same_bytes(p.name.as_bytes(), key.as_bytes())
+            {
+                return guess;
+            }
         }
         self.position(key)
     }
