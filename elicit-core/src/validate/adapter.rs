@@ -5,6 +5,10 @@
 //! - [`ContentMap`] sees every key: it finds the property, refuses duplicates and unknown keys
 //!   where the form asks, and at the end reports missing required properties.
 //! - [`Checked`] wraps one property's value so every scalar passes through [`Check`].
+//!
+//! In an optimized build the per-key and per-value adapters are always inlined, so a form's
+//! reader over serde_json is one function, as serde's own derive is; a debug build leaves them
+//! to the compiler, so a crate of many forms compiles as fast as before.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -343,7 +347,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
     type Error = A::Error;
 
     /// Reads the key as text, matches it to its property, then hands it to the target.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
@@ -358,7 +362,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
         Ok(key)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         match self.keys.found.take() {
             Some(i) => self.inner.next_value_seed(PropSeed {
@@ -385,7 +389,7 @@ struct KeySeed<'k, 'a, 's, K> {
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, '_, K> {
     type Value = K::Value;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<K::Value, D::Error> {
         d.deserialize_str(self)
     }
@@ -398,7 +402,7 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, '_, '_, K> {
         f.write_str("a property name")
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<K::Value, E> {
         self.keys.find(v);
         self.seed.deserialize(BorrowedStrDeserializer::new(v))
@@ -424,7 +428,7 @@ struct PropSeed<'a, 's, T> {
 impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for PropSeed<'_, '_, T> {
     type Value = T::Value;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
         self.seed.deserialize(Checked {
             target: self.target,
@@ -442,7 +446,7 @@ pub(crate) struct Checked<'a, 's, D> {
 }
 
 impl<'a, 's, D> Checked<'a, 's, D> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn check<V>(self, hint: Hint, visitor: V) -> (D, Check<'a, 's, V>) {
         let check = Check {
             target: self.target,
@@ -464,14 +468,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
 
     /// A present value of an `Option` field is `Some`; `null` is not a legal content value, so
     /// it reaches the rules and is refused there.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         visitor.visit_some(self)
     }
 
     /// Every enum a form holds is a choice, written as a string: read one, and hand a valid one
     /// on as the variant it names.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -493,19 +497,19 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     // A request for one JSON type goes to the same request below, so the deserializer parses
     // only that type. A value of another type fails the target there, and the report pass,
     // which asks for any type, names the rule it breaks.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let (inner, check) = self.check(Hint::Any, visitor);
         inner.deserialize_bool(check)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let (inner, check) = self.check(Hint::Any, visitor);
         inner.deserialize_str(check)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let (inner, check) = self.check(Hint::Any, visitor);
         inner.deserialize_string(check)
@@ -517,7 +521,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
         deserialize_f32 deserialize_f64
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let (inner, check) = self.check(Hint::Any, visitor);
         inner.deserialize_seq(check)
@@ -533,7 +537,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
 macro_rules! forward_numbers {
     ($($method:ident)*) => {
         $(
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
                 let (inner, check) = self.check(Hint::Any, visitor);
                 inner.$method(check)

@@ -275,7 +275,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         self.visitor.expecting(f)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
         self.target.check_bool(self.sink, v);
         self.visitor.visit_bool(v)
@@ -305,7 +305,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         self.visitor.visit_f64(v)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
         self.target.check_str(self.sink, v);
         match self.hint {
@@ -314,7 +314,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
         self.target.check_str(self.sink, v);
         match self.hint {
@@ -325,7 +325,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
         self.target.check_str(self.sink, &v);
         match self.hint {
@@ -384,7 +384,7 @@ struct Items<'a, 's, A> {
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
     type Error = A::Error;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
@@ -420,7 +420,7 @@ struct ItemSeed<'a, 's, T> {
 impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ItemSeed<'_, '_, T> {
     type Value = T::Value;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
         self.seed.deserialize(Checked {
             target: self.target,
