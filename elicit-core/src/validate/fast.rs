@@ -5,8 +5,8 @@
 //! skipped), and a decline or a cancel (their content skipped unread). Content keys are matched
 //! to their properties as they are read; values are handed to the target as it asks for them.
 //! Strings and keys without escapes are borrowed from the text, those with escapes are
-//! unescaped by serde_json; integers and short decimals are read here, every other number by
-//! serde_json asked the way the target asked (so an `f32` is parsed as serde_json parses it); a
+//! unescaped by serde_json; integers and short decimals are read here (an `f32` to the value
+//! serde_json gives it), every other number by serde_json asked the way the target asked; a
 //! value under a key the form does not name is read by serde_json whole. Content that comes
 //! before the action is skipped, then read again once the action is known.
 //!
