@@ -111,6 +111,14 @@ fn the_fast_pass_takes_the_common_replies() {
         // (found by search: via the `f64`, the first reads as 9.667520523071289).
         VALID.replace("0.25", "9.66752004623413"),
         VALID.replace("0.25", "0.00000404126171815733"),
+        // Short decimals an `f32` field reads in the fast pass (up to 7 digits), and the
+        // first lengths past it, left to serde_json.
+        VALID.replace("0.25", "0.1"),
+        VALID.replace("0.25", "1677721.7"),
+        VALID.replace("0.25", "-3.402823"),
+        VALID.replace("0.25", "0.000001"),
+        VALID.replace("0.25", "16777217.5"),
+        VALID.replace("0.25", "0.12345678"),
         // Zero, and decimals with a zero integer part.
         VALID.replace("-3600", "0").replace("97.5", "0.5"),
         // Content before the action, read again once the action is known.
