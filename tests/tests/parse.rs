@@ -279,6 +279,31 @@ fn the_serde_path_names_a_reply_or_content_of_the_wrong_shape() {
     }
 }
 
+/// A value of the wrong JSON type stops the target: the `Deserialize` impl, which stops at the
+/// first such error, gives serde_json's (what was expected, and where), for a scalar and a
+/// multi-select alike; `from_json` reads on and names the property's `Type` rule.
+#[test]
+fn a_value_of_the_wrong_json_type_stops_the_serde_path_where_it_is() {
+    for (field, value, expected) in [
+        ("age", json!("36"), "expected u8"),
+        ("tags", json!("red"), "expected a sequence"),
+        ("list", json!({"a": 1}), "expected a sequence"),
+    ] {
+        let mut content = valid();
+        content[field] = value.clone();
+        let reply = accept(content);
+        let e = serde_json::from_str::<ElicitResult<Form>>(&reply).unwrap_err();
+        assert!(e.to_string().contains(expected), "{field}: {e}");
+        assert!(e.to_string().contains("at line 1 column"), "{field}: {e}");
+        let e = errors(&reply);
+        assert!(
+            matches!(rules_of(&e)[..], [(Some(p), Rule::Type { .. })] if p == field),
+            "{field}: {:?}",
+            rules_of(&e)
+        );
+    }
+}
+
 #[test]
 fn integers_accept_integral_floats_and_nothing_else() {
     for (age, ok) in [
