@@ -125,9 +125,12 @@ pub(crate) fn check_one(
         return Vec::new();
     };
     sink.set_current(Some(index));
-    let read = serde::de::IgnoredAny::deserialize(adapter::Checked {
+    let rules = check::Rules {
         target: check::Target::Prop(prop),
         sink: &sink,
+    };
+    let read = serde::de::IgnoredAny::deserialize(adapter::Checked {
+        rules: &rules,
         inner: value,
     });
     let mut violations = sink.take();
