@@ -18,7 +18,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeseriali
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::check::{Check, Hint, Rules, Target};
+use super::check::{Check, Hint, Target};
 use super::envelope::Envelope;
 use super::fast::{GiveUp, Object};
 use super::{BitSet, Sink};
@@ -365,17 +365,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         match self.keys.found.take() {
-            Some(i) => {
-                let sink = self.keys.sink;
-                let rules = Rules {
-                    target: Target::Prop(&sink.schema.properties[i]),
-                    sink,
-                };
-                self.inner.next_value_seed(PropSeed {
-                    seed,
-                    rules: &rules,
-                })
-            }
+            Some(i) => self.inner.next_value_seed(PropSeed {
+                seed,
+                target: Target::Prop(&self.keys.sink.schema.properties[i]),
+                sink: self.keys.sink,
+            }),
             None => self.inner.next_value_seed(seed),
         }
     }
@@ -427,7 +421,8 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, '_, '_, K> {
 
 struct PropSeed<'a, 's, T> {
     seed: T,
-    rules: &'a Rules<'a, 's>,
+    target: Target<'a>,
+    sink: &'a Sink<'s>,
 }
 
 impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for PropSeed<'_, '_, T> {
@@ -436,7 +431,8 @@ impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for PropSeed<'_, '_, T> 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
         self.seed.deserialize(Checked {
-            rules: self.rules,
+            target: self.target,
+            sink: self.sink,
             inner: d,
         })
     }
@@ -444,7 +440,8 @@ impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for PropSeed<'_, '_, T> 
 
 /// One value, checked against its target on its way through.
 pub(crate) struct Checked<'a, 's, D> {
-    pub(crate) rules: &'a Rules<'a, 's>,
+    pub(crate) target: Target<'a>,
+    pub(crate) sink: &'a Sink<'s>,
     pub(crate) inner: D,
 }
 
@@ -452,7 +449,8 @@ impl<'a, 's, D> Checked<'a, 's, D> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn check<V>(self, hint: Hint, visitor: V) -> (D, Check<'a, 's, V>) {
         let check = Check {
-            rules: self.rules,
+            target: self.target,
+            sink: self.sink,
             hint,
             visitor,
         };

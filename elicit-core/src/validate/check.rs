@@ -13,7 +13,8 @@ use super::{BitSet, Sink, format};
 use crate::error::{Location, Rule};
 use crate::model::{Bound, Kind, Num, Pattern, Property};
 
-/// What is being checked: a property's value, or one item of a multi-select.
+/// What is being checked: a property's value, or one item of a multi-select. Two words, as it
+/// is moved with every value.
 #[derive(Clone, Copy)]
 pub(crate) enum Target<'a> {
     Prop(&'a Property),
@@ -51,18 +52,11 @@ pub(crate) enum Hint {
     Enum,
 }
 
-/// What a value is checked against, and where what it breaks is recorded. The adapters that
-/// carry a value through serde hold it by reference: with its three words inline they would be
-/// passed in memory, written a word at a time and read back wider, which stalls the load.
-pub(crate) struct Rules<'a, 's> {
-    pub(crate) target: Target<'a>,
-    pub(crate) sink: &'a Sink<'s>,
-}
-
 /// Checks each value against its target's rules, records what it breaks, and hands the value on
 /// to the wrapped visitor.
 pub(crate) struct Check<'a, 's, V> {
-    pub(crate) rules: &'a Rules<'a, 's>,
+    pub(crate) target: Target<'a>,
+    pub(crate) sink: &'a Sink<'s>,
     pub(crate) hint: Hint,
     pub(crate) visitor: V,
 }
@@ -283,24 +277,24 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        self.rules.target.check_bool(self.rules.sink, v);
+        self.target.check_bool(self.sink, v);
         self.visitor.visit_bool(v)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-        self.rules.target.check_num(self.rules.sink, Num::I(v));
+        self.target.check_num(self.sink, Num::I(v));
         self.visitor.visit_i64(v)
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-        self.rules.target.check_num(self.rules.sink, Num::U(v));
+        self.target.check_num(self.sink, Num::U(v));
         self.visitor.visit_u64(v)
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        self.rules.target.check_num(self.rules.sink, Num::F(v));
+        self.target.check_num(self.sink, Num::F(v));
         // `30.0` is an integer in JSON Schema; hand it to integer types as one.
-        if self.rules.target.is_integer_prop() && v.fract() == 0.0 {
+        if self.target.is_integer_prop() && v.fract() == 0.0 {
             if (0.0..18_446_744_073_709_551_616.0).contains(&v) {
                 return self.visitor.visit_u64(v as u64);
             }
@@ -313,7 +307,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.rules.target.check_str(self.rules.sink, v);
+        self.target.check_str(self.sink, v);
         match self.hint {
             Hint::Enum => self.visitor.visit_enum(StrDeserializer::<E>::new(v)),
             Hint::Any => self.visitor.visit_str(v),
@@ -322,7 +316,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.rules.target.check_str(self.rules.sink, v);
+        self.target.check_str(self.sink, v);
         match self.hint {
             Hint::Enum => self
                 .visitor
@@ -333,7 +327,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.rules.target.check_str(self.rules.sink, &v);
+        self.target.check_str(self.sink, &v);
         match self.hint {
             Hint::Enum => self.visitor.visit_enum(StringDeserializer::<E>::new(v)),
             Hint::Any => self.visitor.visit_string(v),
@@ -341,27 +335,23 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.rules.target.wrong_type(self.rules.sink, "null".into());
+        self.target.wrong_type(self.sink, "null".into());
         self.visitor.visit_unit()
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.rules.target.wrong_type(self.rules.sink, "null".into());
+        self.target.wrong_type(self.sink, "null".into());
         self.visitor.visit_none()
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.rules
-            .target
-            .wrong_type(self.rules.sink, "an object".into());
+        self.target.wrong_type(self.sink, "an object".into());
         self.visitor.visit_map(map)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        let Some(prop) = self.rules.target.multi_select() else {
-            self.rules
-                .target
-                .wrong_type(self.rules.sink, "an array".into());
+        let Some(prop) = self.target.multi_select() else {
+            self.target.wrong_type(self.sink, "an array".into());
             return self.visitor.visit_seq(seq);
         };
         let choices = match &prop.kind {
@@ -373,11 +363,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         let value = self.visitor.visit_seq(Items {
             inner: seq,
             prop,
-            sink: self.rules.sink,
+            sink: self.sink,
             count: &count,
             seen: &seen,
         })?;
-        check_count(self.rules.sink, prop, count.get());
+        check_count(self.sink, prop, count.get());
         Ok(value)
     }
 }
@@ -405,13 +395,10 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
             index,
             seen: self.seen,
         };
-        let rules = Rules {
-            target: Target::Item(&at),
-            sink: self.sink,
-        };
         let item = self.inner.next_element_seed(ItemSeed {
             seed,
-            rules: &rules,
+            target: Target::Item(&at),
+            sink: self.sink,
         })?;
         if item.is_some() {
             self.count.set(index + 1);
@@ -426,7 +413,8 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
 
 struct ItemSeed<'a, 's, T> {
     seed: T,
-    rules: &'a Rules<'a, 's>,
+    target: Target<'a>,
+    sink: &'a Sink<'s>,
 }
 
 impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ItemSeed<'_, '_, T> {
@@ -435,7 +423,8 @@ impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ItemSeed<'_, '_, T> 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
         self.seed.deserialize(Checked {
-            rules: self.rules,
+            target: self.target,
+            sink: self.sink,
             inner: d,
         })
     }

@@ -27,7 +27,7 @@ use serde::forward_to_deserialize_any;
 use serde_json::Value;
 
 use super::adapter::{Checked, ReadContent};
-use super::check::{Rules, Target};
+use super::check::Target;
 use super::{BitSet, Sink};
 use crate::error::{Rule, Violation};
 use crate::limits::Limits;
@@ -836,12 +836,9 @@ impl<'de> MapAccess<'de> for Fields<'_, 'de, '_, '_> {
             Next::Nothing => return Err(GiveUp::SHAPE),
         };
         let sink = self.sink;
-        let rules = Rules {
+        seed.deserialize(Checked {
             target: Target::Prop(&sink.schema.properties[i]),
             sink,
-        };
-        seed.deserialize(Checked {
-            rules: &rules,
             inner: Plain {
                 r: &mut *self.r,
                 item: false,

@@ -125,12 +125,9 @@ pub(crate) fn check_one(
         return Vec::new();
     };
     sink.set_current(Some(index));
-    let rules = check::Rules {
+    let read = serde::de::IgnoredAny::deserialize(adapter::Checked {
         target: check::Target::Prop(prop),
         sink: &sink,
-    };
-    let read = serde::de::IgnoredAny::deserialize(adapter::Checked {
-        rules: &rules,
         inner: value,
     });
     let mut violations = sink.take();
