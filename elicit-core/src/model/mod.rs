@@ -724,6 +724,14 @@ impl RequestedSchema {
     /// alone, so a schema holds nothing learned from replies.
     #[inline(never)]
     pub(crate) fn find_after(&self, key: &str, previous: Option<usize>) -> Option<usize> {
+        self.guess_past(key, previous)
+            .or_else(|| self.position(key))
+    }
+
+    /// The two guesses of [`find_after`](Self::find_after) before the index: `None` when
+    /// neither is the property `key` names.
+    #[inline(always)]
+    fn guess_past(&self, key: &str, previous: Option<usize>) -> Option<usize> {
         let slot = previous.map_or(0, |p| p + 1);
         let sorted = self.sorted_next.get(slot).map(|&i| i as usize);
         for guess in [sorted, Some(slot + 1)] {
@@ -733,7 +741,7 @@ impl RequestedSchema {
                 return guess;
             }
         }
-        self.position(key)
+        None
     }
 }
 
@@ -831,18 +839,24 @@ mod tests {
         // follows property i: name is last, email is followed by name, age by email, Zone by age.
         assert_eq!(&*s.sorted_next, &[3, u32::MAX, 0, 1, 2]);
         // A reply written in sorted order misses the first guess and meets the second at every
-        // key.
+        // key, before the index.
         let mut previous = None;
         for (key, want) in [("Zone", 3), ("age", 2), ("email", 1), ("name", 0)] {
             assert_eq!(s.guess_after(key, previous), None, "{key}");
+            assert_eq!(s.guess_past(key, previous), Some(want), "{key}");
             assert_eq!(s.find_after(key, previous), Some(want), "{key}");
             previous = Some(want);
         }
-        // The form's order with one property left out: email after the start, age after name.
+        // The form's order with one property left out: email after the start, age after name,
+        // each met by the third guess.
+        assert_eq!(s.guess_past("email", None), Some(1));
+        assert_eq!(s.guess_past("age", Some(0)), Some(2));
         assert_eq!(s.find_after("email", None), Some(1));
         assert_eq!(s.find_after("age", Some(0)), Some(2));
-        // No guess: the index still finds it, and an unknown key is none.
+        // No guess names it: the index finds it, and an unknown key is none.
+        assert_eq!(s.guess_past("age", None), None);
         assert_eq!(s.find_after("age", None), Some(2));
+        assert_eq!(s.guess_past("name", Some(2)), None);
         assert_eq!(s.find_after("name", Some(2)), Some(0));
         assert_eq!(s.find_after("other", Some(0)), None);
     }
