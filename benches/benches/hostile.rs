@@ -231,6 +231,26 @@ fn cases(c: &mut Criterion) {
             drop(schema.parse_result_json_with(reply, &capped))
         },
     );
+    // F13: two contents of N unknown keys each, compared: each key looked up once.
+    scaled(
+        c,
+        "F13 contents of many unknown keys compared",
+        100,
+        |n| {
+            let schema = schema(object(properties(1, |_| json!({"type": "boolean"}))));
+            let content: Map<String, Value> = (0..n).map(|i| (format!("q{i}"), json!(i))).collect();
+            let reply = json!({"action": "accept", "content": content}).to_string();
+            let read = || {
+                schema
+                    .parse_result_json_with(&reply, &UNLIMITED)
+                    .ok()
+                    .and_then(|result| result.accepted())
+                    .expect("accepted content")
+            };
+            (read(), read())
+        },
+        |(a, b)| assert!(a == b),
+    );
     // The builder with many fields: each name looked up in a set, not among all before it.
     scaled(
         c,

@@ -374,6 +374,47 @@ fn the_typed_schema_is_a_runtime_schema() {
 }
 
 #[test]
+fn contents_compare_by_name_and_value_whatever_the_key_order() {
+    let schema = Order::requested_schema();
+    let read = |content: Value| {
+        schema
+            .parse_result(&json!({"action": "accept", "content": content}))
+            .unwrap()
+            .accepted()
+            .unwrap()
+    };
+    let a = read(json!({"name": "Ada", "sizes": ["Small"], "gift": true, "x": 1, "y": [true]}));
+    // The same values, the keys in another order, unknown keys among them.
+    let b = read(json!({"y": [true], "sizes": ["Small"], "gift": true, "x": 1, "name": "Ada"}));
+    assert_eq!(a, b);
+    assert_eq!(b, a);
+    // One value different, a known one or an unknown one.
+    assert_ne!(
+        a,
+        read(json!({"name": "Bob", "sizes": ["Small"], "gift": true, "x": 1, "y": [true]}))
+    );
+    assert_ne!(
+        a,
+        read(json!({"name": "Ada", "sizes": ["Small"], "gift": true, "x": 2, "y": [true]}))
+    );
+    // An unknown key under another name, and one value more.
+    assert_ne!(
+        a,
+        read(json!({"name": "Ada", "sizes": ["Small"], "gift": true, "x": 1, "z": [true]}))
+    );
+    assert_ne!(
+        a,
+        read(json!({"name": "Ada", "sizes": ["Small"], "gift": true, "x": 1, "y": [true], "z": 0}))
+    );
+    // A known property left to its default equals one sent with the default's value.
+    let defaulted = read(json!({"name": "Ada", "sizes": ["Small"], "gift": true}));
+    assert_eq!(
+        defaulted,
+        read(json!({"name": "Ada", "count": 3, "sizes": ["Small"], "gift": true}))
+    );
+}
+
+#[test]
 fn parse_result_fills_defaults_and_keeps_unknown_keys() {
     let schema = Order::requested_schema();
     let r = schema

@@ -3,6 +3,7 @@
 mod packed;
 mod value_ref;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -133,12 +134,15 @@ impl From<Content> for Value {
 }
 
 impl PartialEq for Content {
-    /// Equal when they hold the same values under the same names, whatever the order.
+    /// Equal when they hold the same values under the same names, whatever the order. Each
+    /// name is looked up once, in a map of the other's values: linear in the values.
     fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len()
-            && self
-                .iter()
-                .all(|(k, v)| other.get(k).is_some_and(|o| o == v))
+        if self.len() != other.len() {
+            return false;
+        }
+        let theirs: HashMap<&str, ValueRef<'_>> = other.iter().collect();
+        self.iter()
+            .all(|(name, value)| theirs.get(name).is_some_and(|o| *o == value))
     }
 }
 
