@@ -237,12 +237,11 @@ fn cases(c: &mut Criterion) {
         "F13 contents of many unknown keys compared",
         100,
         |n| {
-            let schema = schema(object(properties(1, |_| json!({"type": "boolean"}))));
+            let form = schema(object(properties(1, |_| json!({"type": "boolean"}))));
             let content: Map<String, Value> = (0..n).map(|i| (format!("q{i}"), json!(i))).collect();
             let reply = json!({"action": "accept", "content": content}).to_string();
             let read = || {
-                schema
-                    .parse_result_json_with(&reply, &UNLIMITED)
+                form.parse_result_json_with(&reply, &UNLIMITED)
                     .ok()
                     .and_then(|result| result.accepted())
                     .expect("accepted content")
