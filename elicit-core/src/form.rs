@@ -161,12 +161,8 @@ impl<T: Elicit> Form<T> {
             }
             p.kind = kind;
         }
-        self.schema = RequestedSchema::build(
-            properties,
-            self.schema.deny_unknown,
-            self.schema.dialect.clone(),
-            self.schema.lints.clone(),
-        );
+        self.schema.properties = properties;
+        self.schema.reindex();
         Ok(self)
     }
 

@@ -26,6 +26,7 @@ pub(crate) use parse::is_integral;
 pub(crate) use parse::json_type as json_type_name;
 pub(crate) use readable::{hint_bounds, title_untitled, without_hint};
 
+use std::any::TypeId;
 use std::sync::Arc;
 
 use serde_json::Number;
@@ -442,6 +443,20 @@ pub struct RequestedSchema {
     int_windows: Box<[IntWindow]>,
     /// The property names, shared with every [`Content`](crate::Content) read against it.
     names: Arc<[String]>,
+    /// The type this schema was derived from, where its serde derive reads a field's index in
+    /// place of its name; kept through every change to the properties.
+    fields: Option<Box<SerdeFields>>,
+    /// Derived from `fields`: whether the property names are its field names, in its order. A
+    /// reader of that type then hands it each known key as the property's index.
+    index_keys: bool,
+}
+
+/// A type whose serde derive reads field `i` from the key `i` as well as from its name, and
+/// its field names in that order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SerdeFields {
+    pub(crate) ty: TypeId,
+    pub(crate) names: &'static [&'static str],
 }
 
 impl PartialEq for RequestedSchema {
@@ -497,6 +512,8 @@ impl RequestedSchema {
             choice_index: Vec::new(),
             int_windows: Box::new([]),
             names: Arc::new([]),
+            fields: None,
+            index_keys: false,
         };
         schema.reindex();
         schema
@@ -542,6 +559,34 @@ impl RequestedSchema {
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
         self.defaults = defaults;
+        self.index_keys = self
+            .fields
+            .as_ref()
+            .is_some_and(|f| self.names_are(f.names));
+    }
+
+    fn names_are(&self, names: &[&str]) -> bool {
+        names.len() == self.properties.len()
+            && names
+                .iter()
+                .zip(&self.properties)
+                .all(|(n, p)| *n == p.name)
+    }
+
+    /// Records that `fields.ty`'s serde derive reads its fields by index (see
+    /// [`index_keys_for`](Self::index_keys_for)).
+    pub(crate) fn set_serde_fields(&mut self, fields: SerdeFields) {
+        self.index_keys = self.names_are(fields.names);
+        self.fields = Some(Box::new(fields));
+    }
+
+    /// Whether a reader of type `ty` takes each key that names a property as the property's
+    /// index: `ty` is the type this schema was derived from, its serde derive reads field `i`
+    /// from the key `i`, and property `i` is its field `i`. serde's derive then compares no
+    /// names: the key was matched once, here.
+    #[inline]
+    pub(crate) fn index_keys_for(&self, ty: TypeId) -> bool {
+        self.index_keys && self.fields.as_ref().is_some_and(|f| f.ty == ty)
     }
 
     /// Which of `prop`'s choices `value` is: a scan of a short list, a lookup in a long one.

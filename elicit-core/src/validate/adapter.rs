@@ -6,19 +6,26 @@
 //!   where the form asks, and at the end reports missing required properties.
 //! - [`Checked`] wraps one property's value so every scalar passes through [`Check`].
 //!
+//! A target whose serde derive reads a field's index as well as its name (see
+//! [`RequestedSchema::index_keys_for`](crate::model::RequestedSchema::index_keys_for)) is handed
+//! each key the schema names as that index: the key's text is compared once, here.
+//!
 //! In an optimized build the per-key and per-value adapters are always inlined, so a form's
 //! reader over serde_json is one function, as serde's own derive is; a debug build leaves them
 //! to the compiler, so a crate of many forms compiles as fast as before.
 
+use std::any::TypeId;
 use std::fmt;
 use std::marker::PhantomData;
 
 use crate::HasDeserialize;
-use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeserializer};
+use serde::de::value::{
+    BorrowedStrDeserializer, StrDeserializer, StringDeserializer, U64Deserializer,
+};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::check::{Check, Hint, Target};
+use super::check::{At, Check, Hint, Target};
 use super::envelope::Envelope;
 use super::fast::{GiveUp, Object};
 use super::{BitSet, Sink};
@@ -64,13 +71,19 @@ pub(crate) trait ReadContent: Sized {
     }
 }
 
-impl<C: HasDeserialize> ReadContent for C {
+impl<C: HasDeserialize + 'static> ReadContent for C {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
-        C::__elicit_deserialize(ContentDe::new(sink, d))
+        let index_keys = sink.schema.index_keys_for(TypeId::of::<C>());
+        C::__elicit_deserialize(ContentDe {
+            sink,
+            inner: d,
+            index_keys,
+        })
     }
 
-    fn fast(_sink: &Sink<'_>, content: Object<'_, '_, '_, '_>) -> Result<C, GiveUp> {
-        C::__elicit_deserialize(content)
+    fn fast(sink: &Sink<'_>, content: Object<'_, '_, '_, '_>) -> Result<C, GiveUp> {
+        let index_keys = sink.schema.index_keys_for(TypeId::of::<C>());
+        C::__elicit_deserialize(content.with_index_keys(index_keys))
     }
 }
 
@@ -104,6 +117,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ReportDe<'_, '_, D> {
         self.inner.deserialize_any(ContentVisitor {
             sink: self.sink,
             visitor,
+            index_keys: false,
         })
     }
 
@@ -126,11 +140,19 @@ impl<'de, C: ReadContent> DeserializeSeed<'de> for ContentSeed<'_, '_, C> {
 pub(crate) struct ContentDe<'a, 's, D> {
     sink: &'a Sink<'s>,
     inner: D,
+    /// The target takes a key that names a property as the property's index
+    /// ([`RequestedSchema::index_keys_for`](crate::model::RequestedSchema::index_keys_for)).
+    index_keys: bool,
 }
 
 impl<'a, 's, D> ContentDe<'a, 's, D> {
+    /// Content for a target that takes every key as text.
     pub(crate) fn new(sink: &'a Sink<'s>, inner: D) -> Self {
-        ContentDe { sink, inner }
+        ContentDe {
+            sink,
+            inner,
+            index_keys: false,
+        }
     }
 }
 
@@ -143,6 +165,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ContentDe<'_, '_, D> {
         self.inner.deserialize_option(ContentVisitor {
             sink: self.sink,
             visitor,
+            index_keys: self.index_keys,
         })
     }
 
@@ -156,6 +179,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ContentDe<'_, '_, D> {
 struct ContentVisitor<'a, 's, V> {
     sink: &'a Sink<'s>,
     visitor: V,
+    index_keys: bool,
 }
 
 impl<'a, 's, V> ContentVisitor<'a, 's, V> {
@@ -176,14 +200,18 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_map(ContentMap::new(map, self.sink))
+        let keys = Keys::new(self.sink, self.index_keys);
+        self.visitor.visit_map(ContentMap { inner: map, keys })
     }
 
     /// Accept with `content: null` is read as `{}`: optional forms accept, required fields are
     /// reported missing.
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor
-            .visit_map(ContentMap::new(EmptyMap(PhantomData), self.sink))
+        let keys = Keys::new(self.sink, self.index_keys);
+        self.visitor.visit_map(ContentMap {
+            inner: EmptyMap(PhantomData),
+            keys,
+        })
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
@@ -264,23 +292,27 @@ struct Keys<'a, 's> {
     found: Option<usize>,
     /// The last property read, from which the next key's position is guessed.
     previous: Option<usize>,
+    /// A key that names a property goes to the target as the property's index.
+    index_keys: bool,
 }
 
-impl<'a, 's, A> ContentMap<'a, 's, A> {
-    fn new(inner: A, sink: &'a Sink<'s>) -> Self {
-        ContentMap {
-            inner,
-            keys: Keys {
-                sink,
-                seen: BitSet::dense(sink.schema.properties.len()),
-                found: None,
-                previous: None,
-            },
+impl<'a, 's> Keys<'a, 's> {
+    fn new(sink: &'a Sink<'s>, index_keys: bool) -> Self {
+        Keys {
+            sink,
+            seen: BitSet::dense(sink.schema.properties.len()),
+            found: None,
+            previous: None,
+            index_keys,
         }
     }
-}
 
-impl Keys<'_, '_> {
+    /// The index to hand the target in place of the key just matched, if it takes one.
+    #[inline(always)]
+    fn index_key(&self) -> Option<u64> {
+        self.found.filter(|_| self.index_keys).map(|i| i as u64)
+    }
+
     /// Matches a key to its property: the property declared next first, then
     /// [`find_key`].
     #[inline(always)]
@@ -379,8 +411,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
     }
 }
 
-/// Reads a key as text, matches it to its property, and hands the same text to the target's
-/// key seed, from inside the deserializer's visit: the text is not carried back out first.
+/// Reads a key as text, matches it to its property, and hands the target's key seed the
+/// property's index where the target takes one, else the same text; from inside the
+/// deserializer's visit, so the text is not carried back out first.
 struct KeySeed<'k, 'a, 's, K> {
     seed: K,
     keys: &'k mut Keys<'a, 's>,
@@ -405,17 +438,26 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, '_, '_, K> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<K::Value, E> {
         self.keys.find(v);
-        self.seed.deserialize(BorrowedStrDeserializer::new(v))
+        match self.keys.index_key() {
+            Some(i) => self.seed.deserialize(U64Deserializer::new(i)),
+            None => self.seed.deserialize(BorrowedStrDeserializer::new(v)),
+        }
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<K::Value, E> {
         self.keys.find(v);
-        self.seed.deserialize(StrDeserializer::new(v))
+        match self.keys.index_key() {
+            Some(i) => self.seed.deserialize(U64Deserializer::new(i)),
+            None => self.seed.deserialize(StrDeserializer::new(v)),
+        }
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<K::Value, E> {
         self.keys.find(&v);
-        self.seed.deserialize(StringDeserializer::new(v))
+        match self.keys.index_key() {
+            Some(i) => self.seed.deserialize(U64Deserializer::new(i)),
+            None => self.seed.deserialize(StringDeserializer::new(v)),
+        }
     }
 }
 
@@ -446,15 +488,15 @@ pub(crate) struct Checked<'a, 's, D> {
 }
 
 impl<'a, 's, D> Checked<'a, 's, D> {
+    /// Runs `read` on the inner deserializer with `visitor` wrapped in the rules.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn check<V>(self, hint: Hint, visitor: V) -> (D, Check<'a, 's, V>) {
-        let check = Check {
+    fn check<V, R>(self, hint: Hint, visitor: V, read: impl FnOnce(D, Check<'_, 's, V>) -> R) -> R {
+        let at = At {
             target: self.target,
             sink: self.sink,
             hint,
-            visitor,
         };
-        (self.inner, check)
+        read(self.inner, Check { at: &at, visitor })
     }
 }
 
@@ -462,8 +504,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     type Error = D::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        let (inner, check) = self.check(Hint::Any, visitor);
-        inner.deserialize_any(check)
+        self.check(Hint::Any, visitor, |inner, check| {
+            inner.deserialize_any(check)
+        })
     }
 
     /// A present value of an `Option` field is `Some`; `null` is not a legal content value, so
@@ -482,8 +525,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        let (inner, check) = self.check(Hint::Enum, visitor);
-        inner.deserialize_str(check)
+        self.check(Hint::Enum, visitor, |inner, check| {
+            inner.deserialize_str(check)
+        })
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -499,20 +543,23 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     // which asks for any type, names the rule it breaks.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        let (inner, check) = self.check(Hint::Any, visitor);
-        inner.deserialize_bool(check)
+        self.check(Hint::Any, visitor, |inner, check| {
+            inner.deserialize_bool(check)
+        })
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        let (inner, check) = self.check(Hint::Any, visitor);
-        inner.deserialize_str(check)
+        self.check(Hint::Any, visitor, |inner, check| {
+            inner.deserialize_str(check)
+        })
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        let (inner, check) = self.check(Hint::Any, visitor);
-        inner.deserialize_string(check)
+        self.check(Hint::Any, visitor, |inner, check| {
+            inner.deserialize_string(check)
+        })
     }
 
     forward_numbers! {
@@ -523,8 +570,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        let (inner, check) = self.check(Hint::Any, visitor);
-        inner.deserialize_seq(check)
+        self.check(Hint::Any, visitor, |inner, check| {
+            inner.deserialize_seq(check)
+        })
     }
 
     forward_to_deserialize_any! {
@@ -539,8 +587,7 @@ macro_rules! forward_numbers {
         $(
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                let (inner, check) = self.check(Hint::Any, visitor);
-                inner.$method(check)
+                self.check(Hint::Any, visitor, |inner, check| inner.$method(check))
             }
         )*
     };

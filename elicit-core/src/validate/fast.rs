@@ -21,7 +21,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
+use serde::de::value::{BorrowedStrDeserializer, StringDeserializer, U64Deserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 use serde_json::Value;
@@ -124,7 +124,7 @@ pub(crate) fn read<C: ReadContent>(
     };
     let mut content = None;
     let action = envelope(&mut reader, &mut |r| {
-        content = Some(C::fast(&sink, Object { r, sink: &sink })?);
+        content = Some(C::fast(&sink, Object::new(r, &sink))?);
         Ok(())
     });
     match action {
@@ -160,13 +160,7 @@ pub(crate) fn read_value<C: ReadContent>(
         pos: 0,
         from: Source::Value,
     };
-    match C::fast(
-        &sink,
-        Object {
-            r: &mut reader,
-            sink: &sink,
-        },
-    ) {
+    match C::fast(&sink, Object::new(&mut reader, &sink)) {
         Ok(content) if sink.is_empty() && reader.peek().is_none() => {
             Ok(ElicitResult::Accept(content))
         }
@@ -668,6 +662,25 @@ const POW10_F32: [f32; 7] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
 pub(crate) struct Object<'r, 'de, 'a, 's> {
     r: &'r mut Reader<'de>,
     sink: &'a Sink<'s>,
+    /// The target takes a key that names a property as the property's index
+    /// ([`RequestedSchema::index_keys_for`](crate::model::RequestedSchema::index_keys_for)).
+    index_keys: bool,
+}
+
+impl<'r, 'de, 'a, 's> Object<'r, 'de, 'a, 's> {
+    /// The content object at `r`, for a target that takes every key as text.
+    fn new(r: &'r mut Reader<'de>, sink: &'a Sink<'s>) -> Self {
+        Object {
+            r,
+            sink,
+            index_keys: false,
+        }
+    }
+
+    /// The same object, for a target that takes a key naming a property as its index, or not.
+    pub(crate) fn with_index_keys(self, index_keys: bool) -> Self {
+        Object { index_keys, ..self }
+    }
 }
 
 impl<'de> Deserializer<'de> for Object<'_, 'de, '_, '_> {
@@ -684,6 +697,7 @@ impl<'de> Deserializer<'de> for Object<'_, 'de, '_, '_> {
             next: Next::Nothing,
             state: State::First,
             escaped: None,
+            index_keys: self.index_keys,
         };
         let value = visitor.visit_map(&mut fields)?;
         match fields.state {
@@ -718,6 +732,8 @@ struct Fields<'r, 'de, 'a, 's> {
     state: State,
     /// The key just read, unescaped, where it held an escape.
     escaped: Option<String>,
+    /// A key that names a property goes to the target as the property's index.
+    index_keys: bool,
 }
 
 /// What the key just read named.
@@ -816,9 +832,14 @@ impl<'de> MapAccess<'de> for Fields<'_, 'de, '_, '_> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Fast<Option<K::Value>> {
         match self.next_key() {
-            Ok(Some(key)) => seed
-                .deserialize(BorrowedStrDeserializer::new(key))
-                .map(Some),
+            Ok(Some(key)) => match self.next {
+                Next::Property(i) if self.index_keys => {
+                    seed.deserialize(U64Deserializer::new(i as u64)).map(Some)
+                }
+                _ => seed
+                    .deserialize(BorrowedStrDeserializer::new(key))
+                    .map(Some),
+            },
             Ok(None) => Ok(None),
             // A key that held an escape, held aside unescaped; or a real stop.
             Err(give_up) => match self.escaped.take() {
