@@ -16,6 +16,7 @@ mod jsonrpc;
 mod limits;
 mod model;
 pub mod prelude;
+mod probe;
 mod request;
 mod result;
 pub mod retry;

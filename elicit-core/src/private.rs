@@ -1,11 +1,7 @@
 //! What generated code uses, and nothing else. Not a public API: the module's name carries a
 //! version, changed with any change to what is in it.
 
-use std::any::TypeId;
 use std::fmt;
-
-use serde::de::{self, Deserializer, Visitor};
-use serde::forward_to_deserialize_any;
 
 pub use crate::cache::SchemaCache;
 pub use schemars;
@@ -13,7 +9,8 @@ pub use serde;
 
 use crate::custom::Invalid;
 use crate::error::{Location, Rule, SchemaError, Violation};
-use crate::model::{FieldOrder, RequestedSchema, SerdeFields, lower};
+use crate::model::{FieldOrder, RequestedSchema, lower};
+use crate::probe;
 use crate::version::ProtocolVersion;
 use crate::{Elicit, ElicitChoice, HasDeserialize};
 
@@ -23,19 +20,12 @@ pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
 /// The wire names of an enum's variants in declaration order, as serde's derive lists them.
 #[must_use]
 pub fn variants_of<T: ElicitChoice>() -> &'static [&'static str] {
-    probe::<T>()
+    probe::names::<T>()
 }
 
 /// The wire names of a struct's fields in declaration order, as serde's derive lists them.
 fn fields_of<T: HasDeserialize>() -> &'static [&'static str] {
-    probe::<T>()
-}
-
-fn probe<T: HasDeserialize>() -> &'static [&'static str] {
-    match T::__elicit_deserialize(Probe::Names) {
-        Err(Found::Names(names)) => names,
-        _ => &[],
-    }
+    probe::names::<T>()
 }
 
 /// The wire name of `T`'s `index`-th deserialized field, or `fallback` (its Rust name) where
@@ -89,9 +79,13 @@ pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
     let root = T::__elicit_root_schema(generator).to_value();
     let names = fields_of::<T>();
     let mut schema = lower_fields(root, names, T::__ELICIT_FIELDS, T::__ELICIT_ENUM_NAMES)?;
-    if reads_field_indexes::<T>(names) {
-        schema.set_serde_fields(SerdeFields {
-            ty: TypeId::of::<T>(),
+    // An optimized build hands serde's derive each key as a field index where the probe shows
+    // it reads them; a debug build hands names, and compiles no probe (a second copy of each
+    // form's map reader).
+    #[cfg(not(debug_assertions))]
+    if probe::reads_field_indexes::<T>(names) {
+        schema.set_serde_fields(crate::model::SerdeFields {
+            ty: std::any::TypeId::of::<T>(),
             names,
         });
     }
@@ -157,188 +151,4 @@ fn build_schema(
     cache
         .get(version, || crate::version::downlevel(latest, version))
         .map_err(Clone::clone)
-}
-
-/// A deserializer that asks serde's derive what it reads: its list of field or variant names,
-/// or (for a struct's fields) whether it reads a field from the field's index.
-#[derive(Clone, Copy)]
-enum Probe {
-    /// Stops at `deserialize_struct` or `deserialize_enum`, with the names they are given.
-    Names,
-    /// At `deserialize_struct` with this many names, reads one map entry whose key is that
-    /// number: one past the last field's index.
-    Indexes(usize),
-    /// A value in that entry: only serde's `IgnoredAny` asks for `ignored_any`.
-    Value,
-}
-
-/// Why a probe stopped.
-#[derive(Debug)]
-enum Found {
-    Names(&'static [&'static str]),
-    /// The key one past the last field was read as serde's derive reads it.
-    Indexes,
-    Nothing,
-}
-
-impl fmt::Display for Found {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("probe")
-    }
-}
-
-impl std::error::Error for Found {}
-
-impl de::Error for Found {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        Found::Nothing
-    }
-
-    /// serde's derive refuses an index past its fields, where it denies unknown fields, with
-    /// exactly this error.
-    fn invalid_value(unexpected: de::Unexpected<'_>, expected: &dyn de::Expected) -> Self {
-        match unexpected {
-            de::Unexpected::Unsigned(n)
-                if expected.to_string() == format!("field index 0 <= i < {n}") =>
-            {
-                Found::Indexes
-            }
-            _ => Found::Nothing,
-        }
-    }
-}
-
-/// Whether `T`'s `Deserialize` reads field `i` from the key `i`, where `fields` are the names
-/// it lists. serde's derive does (a struct form cannot hold the `alias` or `flatten` that would
-/// shift the numbers): past the last field, it skips the entry, or refuses it where it denies
-/// unknown fields, each in a way the probe checks. A hand-written impl that reads names only
-/// fails the probe, and its keys are handed to it as names.
-fn reads_field_indexes<T: HasDeserialize>(fields: &[&str]) -> bool {
-    matches!(
-        T::__elicit_deserialize(Probe::Indexes(fields.len())),
-        Err(Found::Indexes)
-    )
-}
-
-/// The one entry [`Probe::Indexes`] reads: the key one past the last field.
-struct PastLast {
-    key: Option<u64>,
-}
-
-impl<'de> de::MapAccess<'de> for PastLast {
-    type Error = Found;
-
-    fn next_key_seed<K: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Found> {
-        match self.key.take() {
-            Some(key) => seed
-                .deserialize(de::value::U64Deserializer::new(key))
-                .map(Some),
-            None => Err(Found::Nothing),
-        }
-    }
-
-    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Found> {
-        seed.deserialize(Probe::Value)
-    }
-}
-
-impl<'de> Deserializer<'de> for Probe {
-    type Error = Found;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Found> {
-        Err(Found::Nothing)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Found> {
-        match self {
-            Probe::Names => Err(Found::Names(fields)),
-            Probe::Indexes(n) if n == fields.len() => visitor.visit_map(PastLast {
-                key: Some(n as u64),
-            }),
-            _ => Err(Found::Nothing),
-        }
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        variants: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Found> {
-        match self {
-            Probe::Names => Err(Found::Names(variants)),
-            _ => Err(Found::Nothing),
-        }
-    }
-
-    /// Only serde's `IgnoredAny` asks for this: the entry past the last field was skipped.
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Found> {
-        match self {
-            Probe::Value => Err(Found::Indexes),
-            _ => Err(Found::Nothing),
-        }
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map identifier
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{fields_of, reads_field_indexes};
-
-    /// Fields serde skips are not numbered; a renamed one is numbered under its wire name.
-    #[derive(serde::Deserialize)]
-    #[allow(dead_code)]
-    struct Plain {
-        a: String,
-        #[serde(skip)]
-        skipped: u8,
-        #[serde(rename = "B")]
-        b: Option<u8>,
-    }
-
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    #[allow(dead_code)]
-    struct Denying {
-        a: String,
-    }
-
-    #[derive(serde::Deserialize)]
-    #[allow(dead_code)]
-    struct Empty {}
-
-    #[test]
-    fn serde_s_derive_reads_field_indexes() {
-        assert_eq!(fields_of::<Plain>(), ["a", "B"]);
-        assert!(reads_field_indexes::<Plain>(fields_of::<Plain>()));
-        assert!(reads_field_indexes::<Denying>(fields_of::<Denying>()));
-        assert!(reads_field_indexes::<Empty>(fields_of::<Empty>()));
-    }
-
-    #[test]
-    fn the_probe_needs_every_field_named() {
-        // A count of names other than the derive's own: no key is read.
-        assert!(!reads_field_indexes::<Plain>(&["a"]));
-        assert!(!reads_field_indexes::<Plain>(&["a", "B", "c"]));
-    }
-
-    #[test]
-    fn other_types_do_not_read_field_indexes() {
-        assert!(!reads_field_indexes::<String>(&[]));
-        assert!(!reads_field_indexes::<serde_json::Value>(&[]));
-        assert!(!reads_field_indexes::<std::collections::BTreeMap<String, u8>>(&[]));
-    }
 }

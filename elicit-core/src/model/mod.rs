@@ -574,7 +574,8 @@ impl RequestedSchema {
     }
 
     /// Records that `fields.ty`'s serde derive reads its fields by index (see
-    /// [`index_keys_for`](Self::index_keys_for)).
+    /// [`index_keys_for`](Self::index_keys_for)). Only an optimized build probes for it.
+    #[cfg_attr(debug_assertions, allow(dead_code))]
     pub(crate) fn set_serde_fields(&mut self, fields: SerdeFields) {
         self.index_keys = self.names_are(fields.names);
         self.fields = Some(Box::new(fields));
@@ -583,7 +584,7 @@ impl RequestedSchema {
     /// Whether a reader of type `ty` takes each key that names a property as the property's
     /// index: `ty` is the type this schema was derived from, its serde derive reads field `i`
     /// from the key `i`, and property `i` is its field `i`. serde's derive then compares no
-    /// names: the key was matched once, here.
+    /// names: the key was matched once, here. Never in a debug build, which does not probe.
     #[inline]
     pub(crate) fn index_keys_for(&self, ty: TypeId) -> bool {
         self.index_keys && self.fields.as_ref().is_some_and(|f| f.ty == ty)
