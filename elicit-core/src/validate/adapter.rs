@@ -25,7 +25,7 @@ use serde::de::value::{
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::check::{At, Check, Hint, Target};
+use super::check::{Check, Hint, Target};
 use super::envelope::Envelope;
 use super::fast::{GiveUp, Object};
 use super::{BitSet, Sink};
@@ -488,15 +488,15 @@ pub(crate) struct Checked<'a, 's, D> {
 }
 
 impl<'a, 's, D> Checked<'a, 's, D> {
-    /// Runs `read` on the inner deserializer with `visitor` wrapped in the rules.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn check<V, R>(self, hint: Hint, visitor: V, read: impl FnOnce(D, Check<'_, 's, V>) -> R) -> R {
-        let at = At {
+    fn check<V>(self, hint: Hint, visitor: V) -> (D, Check<'a, 's, V>) {
+        let check = Check {
             target: self.target,
             sink: self.sink,
             hint,
+            visitor,
         };
-        read(self.inner, Check { at: &at, visitor })
+        (self.inner, check)
     }
 }
 
@@ -504,9 +504,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     type Error = D::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.check(Hint::Any, visitor, |inner, check| {
-            inner.deserialize_any(check)
-        })
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_any(check)
     }
 
     /// A present value of an `Option` field is `Some`; `null` is not a legal content value, so
@@ -525,9 +524,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.check(Hint::Enum, visitor, |inner, check| {
-            inner.deserialize_str(check)
-        })
+        let (inner, check) = self.check(Hint::Enum, visitor);
+        inner.deserialize_str(check)
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -543,23 +541,20 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     // which asks for any type, names the rule it breaks.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.check(Hint::Any, visitor, |inner, check| {
-            inner.deserialize_bool(check)
-        })
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_bool(check)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.check(Hint::Any, visitor, |inner, check| {
-            inner.deserialize_str(check)
-        })
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_str(check)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.check(Hint::Any, visitor, |inner, check| {
-            inner.deserialize_string(check)
-        })
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_string(check)
     }
 
     forward_numbers! {
@@ -570,9 +565,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.check(Hint::Any, visitor, |inner, check| {
-            inner.deserialize_seq(check)
-        })
+        let (inner, check) = self.check(Hint::Any, visitor);
+        inner.deserialize_seq(check)
     }
 
     forward_to_deserialize_any! {
@@ -587,7 +581,8 @@ macro_rules! forward_numbers {
         $(
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                self.check(Hint::Any, visitor, |inner, check| inner.$method(check))
+                let (inner, check) = self.check(Hint::Any, visitor);
+                inner.$method(check)
             }
         )*
     };

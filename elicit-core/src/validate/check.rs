@@ -52,19 +52,12 @@ pub(crate) enum Hint {
     Enum,
 }
 
-/// What one value is checked against, and where its violations go. It stays where it was
-/// made while the value is read: the [`Check`] that a deserializer's reader takes holds only a
-/// reference to it, so it is passed in registers, not copied through memory.
-pub(crate) struct At<'a, 's> {
-    pub(crate) target: Target<'a>,
-    pub(crate) sink: &'a Sink<'s>,
-    pub(crate) hint: Hint,
-}
-
 /// Checks each value against its target's rules, records what it breaks, and hands the value on
 /// to the wrapped visitor.
 pub(crate) struct Check<'a, 's, V> {
-    pub(crate) at: &'a At<'a, 's>,
+    pub(crate) target: Target<'a>,
+    pub(crate) sink: &'a Sink<'s>,
+    pub(crate) hint: Hint,
     pub(crate) visitor: V,
 }
 
@@ -284,24 +277,24 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        self.at.target.check_bool(self.at.sink, v);
+        self.target.check_bool(self.sink, v);
         self.visitor.visit_bool(v)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-        self.at.target.check_num(self.at.sink, Num::I(v));
+        self.target.check_num(self.sink, Num::I(v));
         self.visitor.visit_i64(v)
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-        self.at.target.check_num(self.at.sink, Num::U(v));
+        self.target.check_num(self.sink, Num::U(v));
         self.visitor.visit_u64(v)
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        self.at.target.check_num(self.at.sink, Num::F(v));
+        self.target.check_num(self.sink, Num::F(v));
         // `30.0` is an integer in JSON Schema; hand it to integer types as one.
-        if self.at.target.is_integer_prop() && v.fract() == 0.0 {
+        if self.target.is_integer_prop() && v.fract() == 0.0 {
             if (0.0..18_446_744_073_709_551_616.0).contains(&v) {
                 return self.visitor.visit_u64(v as u64);
             }
@@ -314,8 +307,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.at.target.check_str(self.at.sink, v);
-        match self.at.hint {
+        self.target.check_str(self.sink, v);
+        match self.hint {
             Hint::Enum => self.visitor.visit_enum(StrDeserializer::<E>::new(v)),
             Hint::Any => self.visitor.visit_str(v),
         }
@@ -323,8 +316,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.at.target.check_str(self.at.sink, v);
-        match self.at.hint {
+        self.target.check_str(self.sink, v);
+        match self.hint {
             Hint::Enum => self
                 .visitor
                 .visit_enum(BorrowedStrDeserializer::<E>::new(v)),
@@ -334,31 +327,31 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.at.target.check_str(self.at.sink, &v);
-        match self.at.hint {
+        self.target.check_str(self.sink, &v);
+        match self.hint {
             Hint::Enum => self.visitor.visit_enum(StringDeserializer::<E>::new(v)),
             Hint::Any => self.visitor.visit_string(v),
         }
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.at.target.wrong_type(self.at.sink, "null".into());
+        self.target.wrong_type(self.sink, "null".into());
         self.visitor.visit_unit()
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.at.target.wrong_type(self.at.sink, "null".into());
+        self.target.wrong_type(self.sink, "null".into());
         self.visitor.visit_none()
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.at.target.wrong_type(self.at.sink, "an object".into());
+        self.target.wrong_type(self.sink, "an object".into());
         self.visitor.visit_map(map)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        let Some(prop) = self.at.target.multi_select() else {
-            self.at.target.wrong_type(self.at.sink, "an array".into());
+        let Some(prop) = self.target.multi_select() else {
+            self.target.wrong_type(self.sink, "an array".into());
             return self.visitor.visit_seq(seq);
         };
         let choices = match &prop.kind {
@@ -370,11 +363,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         let value = self.visitor.visit_seq(Items {
             inner: seq,
             prop,
-            sink: self.at.sink,
+            sink: self.sink,
             count: &count,
             seen: &seen,
         })?;
-        check_count(self.at.sink, prop, count.get());
+        check_count(self.sink, prop, count.get());
         Ok(value)
     }
 }
