@@ -148,8 +148,25 @@ impl Target<'_> {
         }
     }
 
-    /// The common case inline, a number its property allows; the rest out of line.
-    #[inline]
+    /// An integer, `n` as `wide`: the common case, a number property whose bounds hold it, inline
+    /// where the value is read; the rest through [`check_num`](Self::check_num).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn check_int(&self, sink: &Sink<'_>, n: Num, wide: i128) {
+        if let Target::Prop(
+            prop @ Property {
+                kind: Kind::Number(_),
+                ..
+            },
+        ) = *self
+            && sink.schema.int_window(prop).contains(wide)
+        {
+            return;
+        }
+        self.check_num(sink, n);
+    }
+
+    /// Any number: records what it breaks, if anything.
+    #[inline(never)]
     fn check_num(&self, sink: &Sink<'_>, n: Num) {
         if let Target::Prop(
             prop @ Property {
@@ -281,13 +298,15 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         self.visitor.visit_bool(v)
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-        self.target.check_num(self.sink, Num::I(v));
+        self.target.check_int(self.sink, Num::I(v), v.into());
         self.visitor.visit_i64(v)
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-        self.target.check_num(self.sink, Num::U(v));
+        self.target.check_int(self.sink, Num::U(v), v.into());
         self.visitor.visit_u64(v)
     }
 

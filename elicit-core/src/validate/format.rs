@@ -25,6 +25,8 @@ const AT: u16 = 64;
 const SLASH: u16 = 128;
 const QUESTION: u16 = 256;
 const HASH: u16 = 512;
+/// A byte of an email atom: RFC 5322 `atext`, or any byte of a non-ASCII character (RFC 6531).
+const ATOM: u16 = 1024;
 
 /// `unreserved / sub-delims`, a byte of a host name (`reg-name`).
 const REG_NAME: u16 = UNRESERVED | SUB_DELIM;
@@ -39,6 +41,11 @@ const QUERY: u16 = PATH | QUESTION;
 
 static CLASS: [u16; 256] = {
     let mut table = [0u16; 256];
+    let mut b = 128;
+    while b < 256 {
+        table[b] = ATOM;
+        b += 1;
+    }
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
@@ -81,6 +88,9 @@ static CLASS: [u16; 256] = {
                 | b'~'
         ) {
             class |= ATEXT;
+        }
+        if class & ATEXT != 0 {
+            class |= ATOM;
         }
         match c {
             b':' => class |= COLON,
@@ -129,26 +139,20 @@ fn is_email(s: &[u8]) -> bool {
 }
 
 /// The length of the dot-string at the start of `s` (`Atom *("." Atom)`), or 0 if there is none
-/// or it ends on a dot; it stops at the first byte that is neither `atext` nor a dot.
+/// or it ends on a dot; it stops at the first byte that is neither an atom's nor a dot.
 fn dot_string(s: &[u8]) -> usize {
-    let mut i = 0;
-    loop {
-        let atom = i;
-        while let Some(&b) = s.get(i) {
-            if class(b, ATEXT) || b >= 0x80 {
-                i += 1;
-            } else {
-                break;
-            }
+    // At the start or just past a dot, where an atom must begin.
+    let mut atom_due = true;
+    for (i, &b) in s.iter().enumerate() {
+        if class(b, ATOM) {
+            atom_due = false;
+        } else if b == b'.' && !atom_due {
+            atom_due = true;
+        } else {
+            return if atom_due { 0 } else { i };
         }
-        if i == atom {
-            return 0;
-        }
-        if s.get(i) != Some(&b'.') {
-            return i;
-        }
-        i += 1;
     }
+    if atom_due { 0 } else { s.len() }
 }
 
 /// The length of the quoted string that starts `s`: printable ASCII but `"` and `\`, or a
@@ -612,6 +616,40 @@ mod tests {
         ] {
             assert!(plain_uri(uri.as_bytes()), "{uri}");
         }
+    }
+
+    /// The one-pass local part and domain agree with their grammar read atom by atom and label
+    /// by label, on every string up to six bytes over the bytes that matter to them.
+    #[test]
+    fn one_pass_email_parts_match_their_grammar() {
+        const BYTES: &[u8] = b"a1.-_@\xc3";
+        let atom = |a: &[u8]| !a.is_empty() && a.iter().all(|&b| class(b, ATEXT) || b >= 0x80);
+        let mut s: Vec<usize> = Vec::new();
+        let mut seen = 0;
+        loop {
+            let bytes: Vec<u8> = s.iter().map(|&i| BYTES[i]).collect();
+            let end = dot_string(&bytes);
+            let longest = (0..=bytes.len())
+                .rev()
+                .find(|&n| {
+                    bytes[..n].split(|&b| b == b'.').all(atom)
+                        && bytes.get(n).is_none_or(|&b| b != b'.' && !atom(&[b]))
+                })
+                .unwrap_or(0);
+            assert_eq!(end, longest, "{bytes:?}");
+            let by_label = bytes.len() <= 253 && bytes.split(|&b| b == b'.').all(is_label);
+            assert_eq!(is_domain(&bytes), by_label, "{bytes:?}");
+            seen += 1;
+            match s.iter().rposition(|&i| i + 1 < BYTES.len()) {
+                Some(at) => {
+                    s[at] += 1;
+                    s[at + 1..].fill(0);
+                }
+                None if s.len() < 6 => s = vec![0; s.len() + 1],
+                None => break,
+            }
+        }
+        assert!(seen > 100_000, "{seen}");
     }
 
     #[test]
