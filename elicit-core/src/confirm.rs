@@ -4,7 +4,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::__private_v1;
 use crate::Elicit;
-use crate::error::Violation;
 
 /// A yes/no question: one required boolean, `confirmed`, labelled "Confirm" and unchecked at
 /// first. Give the question as the message of each request:
@@ -45,8 +44,6 @@ impl Elicit for Confirm {
         static CACHE: __private_v1::SchemaCache = __private_v1::SchemaCache::new();
         &CACHE
     }
-
-    fn __elicit_validate(&self, _violations: &mut Vec<Violation>) {}
 }
 
 impl crate::ElicitResult<Confirm> {

@@ -92,6 +92,8 @@ pub trait Elicit: HasDeserialize + HasJsonSchema + 'static {
     #[doc(hidden)]
     const __ELICIT_BOUND_HINTS: bool = true;
     #[doc(hidden)]
+    const __ELICIT_VALIDATES: bool = false;
+    #[doc(hidden)]
     fn __elicit_cache() -> &'static __private_v1::SchemaCache;
     #[doc(hidden)]
     fn __elicit_validate(&self, _violations: &mut Vec<Violation>) {}
@@ -106,10 +108,7 @@ pub trait Elicit: HasDeserialize + HasJsonSchema + 'static {
     fn requested_schema() -> &'static RequestedSchema {
         match Self::requested_schema_for(ProtocolVersion::LATEST) {
             Ok(schema) => schema,
-            Err(e) => panic!(
-                "elicit: the schema of `{}` cannot be sent: {e}",
-                std::any::type_name::<Self>()
-            ),
+            Err(e) => __private_v1::unsendable(std::any::type_name::<Self>(), &e),
         }
     }
 

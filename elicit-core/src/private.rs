@@ -70,15 +70,16 @@ pub fn check_form(out: &mut Vec<Violation>, result: Result<(), Invalid>) {
 
 /// Builds `T`'s schema for the newest protocol from its schemars schema.
 pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
-    let generator = schemars::generate::SchemaSettings::draft2020_12()
-        .with(|s| {
-            s.inline_subschemas = true;
-            s.meta_schema = None;
-        })
-        .into_generator();
-    let root = T::__elicit_root_schema(generator).to_value();
+    let root = T::__elicit_root_schema(generator()).to_value();
     let names = fields_of::<T>();
-    let mut schema = lower_fields(root, names, T::__ELICIT_FIELDS, T::__ELICIT_ENUM_NAMES)?;
+    let form = FormTraits {
+        hooks: T::__ELICIT_FIELDS,
+        enum_names: T::__ELICIT_ENUM_NAMES,
+        auto_titles: T::__ELICIT_AUTO_TITLES,
+        bound_hints: T::__ELICIT_BOUND_HINTS,
+    };
+    #[allow(unused_mut)]
+    let mut schema = lower_fields(root, names, &form)?;
     // An optimized build hands serde's derive each key as a field index where the probe shows
     // it reads them; a debug build hands names, and compiles no probe (a second copy of each
     // form's map reader).
@@ -89,22 +90,35 @@ pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
             names,
         });
     }
-    if T::__ELICIT_AUTO_TITLES {
-        crate::model::title_untitled(&mut schema);
-    }
-    if T::__ELICIT_BOUND_HINTS {
-        crate::model::hint_bounds(&mut schema);
-    }
     Ok(schema)
+}
+
+/// The schemars generator every form's schema is built with: draft 2020-12, subschemas inline,
+/// no `$schema`. Not generic.
+fn generator() -> schemars::generate::SchemaGenerator {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    settings.meta_schema = None;
+    settings.into_generator()
+}
+
+/// What the derive says of a form beyond its schemars schema.
+struct FormTraits {
+    hooks: &'static [VariantsFn],
+    enum_names: &'static [fn() -> bool],
+    auto_titles: bool,
+    bound_hints: bool,
 }
 
 /// The part of [`build`] that does not depend on the type: compiled once.
 fn lower_fields(
     root: serde_json::Value,
     names: &'static [&'static str],
-    hooks: &[VariantsFn],
-    enum_names: &[fn() -> bool],
+    form: &FormTraits,
 ) -> Result<RequestedSchema, SchemaError> {
+    let FormTraits {
+        hooks, enum_names, ..
+    } = *form;
     let order: Vec<FieldOrder> = names
         .iter()
         .enumerate()
@@ -118,7 +132,23 @@ fn lower_fields(
             enum_names: names.len() == enum_names.len() && enum_names[i](),
         })
         .collect();
-    lower(root, &order)
+    let mut schema = lower(root, &order)?;
+    if form.auto_titles {
+        crate::model::title_untitled(&mut schema);
+    }
+    if form.bound_hints {
+        crate::model::hint_bounds(&mut schema);
+    }
+    Ok(schema)
+}
+
+/// The panic of [`Elicit::requested_schema`] for a type whose schema cannot be sent. Not
+/// generic.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn unsendable(type_name: &str, error: &SchemaError) -> ! {
+    panic!("elicit: the schema of `{type_name}` cannot be sent: {error}")
 }
 
 /// `T`'s schema for `version` from `cache`, built by `build` on first use; older versions are

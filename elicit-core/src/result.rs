@@ -142,6 +142,15 @@ impl<T> ElicitResult<T> {
     pub fn is_retryable(&self) -> bool {
         matches!(self, ElicitResult::Cancel)
     }
+
+    /// The outcome of `action`, an accept holding `content`; `None` for an accept without it.
+    pub(crate) fn of(action: ElicitAction, content: Option<T>) -> Option<Self> {
+        match action {
+            ElicitAction::Accept => content.map(ElicitResult::Accept),
+            ElicitAction::Decline => Some(ElicitResult::Decline),
+            ElicitAction::Cancel => Some(ElicitResult::Cancel),
+        }
+    }
 }
 
 /// Writes the wire form: `{"action":"decline"}`, `{"action":"cancel"}`, or

@@ -170,6 +170,8 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
         return TokenStream::new();
     }
     quote! {
+        const __ELICIT_VALIDATES: ::core::primitive::bool = true;
+
         fn __elicit_validate(&self, #out: &mut ::std::vec::Vec<#krate::Violation>) {
             #(#fields)*
             #form

@@ -14,25 +14,31 @@
 //! the form does not name, broken JSON, a broken rule, or an error from the target. Then
 //! [`super::run`] runs the report pass, which names every violation; a reply with none is
 //! parsed into a `serde_json::Value` and its content, written out again as plain text, comes
-//! back here ([`read_value`]). So each form has one reader compiled for text. The tests and a
+//! back here ([`read_value_with`]). So each form has one reader compiled for text. The tests and a
 //! fuzz target hold the whole parse to the reference (serde_json straight into the target
 //! through the same rules): the same verdict, the same value and the same errors.
 
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::value::{BorrowedStrDeserializer, StringDeserializer, U64Deserializer};
+#[cfg(not(debug_assertions))]
+use serde::de::value::U64Deserializer;
+use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 use serde_json::Value;
 
-use super::adapter::{Checked, ReadContent};
+use super::adapter::Checked;
+#[cfg(feature = "testing")]
+use super::adapter::ReadContent;
 use super::check::Target;
 use super::{BitSet, Sink};
 use crate::error::{Rule, Violation};
 use crate::limits::Limits;
 use crate::model::RequestedSchema;
-use crate::result::{ElicitAction, ElicitResult};
+use crate::result::ElicitAction;
+#[cfg(feature = "testing")]
+use crate::result::ElicitResult;
 
 /// Why the fast pass stopped: a shape it does not read, broken JSON or a broken rule (the full
 /// parse reads the reply and says what is wrong), or a value the target refused. One word, as
@@ -110,61 +116,66 @@ pub(crate) enum Failure {
     Refused(Violation),
 }
 
+/// What reads the content of an accept into its target: the one generic step of the pass,
+/// behind one indirect call, so that the pass around it is compiled once for every form.
+pub(crate) type ReadInto<'f> =
+    dyn for<'r, 'de, 'a, 's> FnMut(&'a Sink<'s>, Object<'r, 'de, 'a, 's>) -> Fast<()> + 'f;
+
 /// Reads a reply from `json`: its outcome, or why the full parse must decide it.
+#[cfg(feature = "testing")]
 pub(crate) fn read<C: ReadContent>(
     schema: &RequestedSchema,
     json: &str,
     limits: &Limits,
 ) -> Result<ElicitResult<C>, Failure> {
-    let sink = Sink::with_limits(schema, limits);
-    let mut reader = Reader {
-        text: json,
-        pos: 0,
-        from: Source::Reply,
-    };
     let mut content = None;
-    let action = envelope(&mut reader, &mut |r| {
-        content = Some(C::fast(&sink, Object::new(r, &sink))?);
+    let action = read_with(schema, json, limits, &mut |sink, object| {
+        content = Some(C::fast(sink, object)?);
         Ok(())
-    });
-    match action {
+    })?;
+    ElicitResult::of(action, content).ok_or(Failure::Shape)
+}
+
+/// Reads a reply from `json`, the content of an accept through `content`: the action, or why
+/// the full parse must decide the reply. An accept's action is returned only once `content` has
+/// read its content. Not generic.
+pub(crate) fn read_with(
+    schema: &RequestedSchema,
+    json: &str,
+    limits: &Limits,
+    content: &mut ReadInto<'_>,
+) -> Result<ElicitAction, Failure> {
+    let sink = Sink::with_limits(schema, limits);
+    let mut reader = Reader::new(json, 0, Source::Reply);
+    match envelope(&mut reader, &sink, content) {
         Ok(_) if !sink.is_empty() => Err(Failure::Shape),
-        // An accept with no content is read as `{}` by the full parse.
-        Ok(ElicitAction::Accept) => content.map(ElicitResult::Accept).ok_or(Failure::Shape),
-        Ok(ElicitAction::Decline) => Ok(ElicitResult::Decline),
-        Ok(ElicitAction::Cancel) => Ok(ElicitResult::Cancel),
+        Ok(action) => Ok(action),
         Err(give_up) => Err(failure(give_up, &sink, &reader)),
     }
 }
 
-/// Reads a reply held as a `serde_json::Value` in which the report pass found nothing wrong:
-/// the content, written out again as text, through this pass. So a form has one reader for
-/// text, not a second for the `Value`. What a `Value` holds reads as it would from the `Value`:
-/// an `f32` from the `f64`, keys in the map's order, and an error from the target names no
-/// position.
+/// Reads the content of a reply held as a `serde_json::Value` in which the report pass found
+/// nothing wrong: the content, written out again as text, through this pass and `content`. So
+/// a form has one reader for text, not a second for the `Value`. What a `Value` holds reads as
+/// it would from the `Value`: an `f32` from the `f64`, keys in the map's order, and an error
+/// from the target names no position. Not generic.
 #[cold]
 #[inline(never)]
-pub(crate) fn read_value<C: ReadContent>(
+pub(crate) fn read_value_with(
     schema: &RequestedSchema,
     value: &Value,
     limits: &Limits,
-) -> Result<ElicitResult<C>, Failure> {
+    content: &mut ReadInto<'_>,
+) -> Result<ElicitAction, Failure> {
     let text = match value_action(value)? {
-        ElicitAction::Decline => return Ok(ElicitResult::Decline),
-        ElicitAction::Cancel => return Ok(ElicitResult::Cancel),
         ElicitAction::Accept => content_text(value)?,
+        other => return Ok(other),
     };
     let sink = Sink::with_limits(schema, limits);
-    let mut reader = Reader {
-        text: &text,
-        pos: 0,
-        from: Source::Value,
-    };
-    match C::fast(&sink, Object::new(&mut reader, &sink)) {
-        Ok(content) if sink.is_empty() && reader.peek().is_none() => {
-            Ok(ElicitResult::Accept(content))
-        }
-        Ok(_) => Err(Failure::Shape),
+    let mut reader = Reader::new(&text, 0, Source::Value);
+    match content(&sink, Object::new(&mut reader, &sink)) {
+        Ok(()) if sink.is_empty() && reader.peek().is_none() => Ok(ElicitAction::Accept),
+        Ok(()) => Err(Failure::Shape),
         Err(give_up) => Err(failure(give_up, &sink, &reader)),
     }
 }
@@ -224,10 +235,12 @@ fn failure(give_up: GiveUp, sink: &Sink<'_>, reader: &Reader<'_>) -> Failure {
 
 /// The envelope, with `content` reading the content of an accept. Content that comes before
 /// the action is skipped and read again once the action is known ([`read_again`]); other keys,
-/// and the content of a decline or a cancel, are skipped as serde_json skips them. Not generic.
+/// and the content of a decline or a cancel, are skipped as serde_json skips them. An accept
+/// with no content is left to the full parse, which reads it as `{}`. Not generic.
 fn envelope<'de>(
     r: &mut Reader<'de>,
-    content: &mut dyn FnMut(&mut Reader<'de>) -> Fast<()>,
+    sink: &Sink<'_>,
+    content: &mut ReadInto<'_>,
 ) -> Fast<ElicitAction> {
     r.expect(b'{')?;
     let mut action = None;
@@ -244,7 +257,7 @@ fn envelope<'de>(
             "content" if !content_seen => {
                 content_seen = true;
                 match action {
-                    Some(ElicitAction::Accept) => content(r)?,
+                    Some(ElicitAction::Accept) => content(sink, Object::new(r, sink))?,
                     Some(_) => {
                         r.skip()?;
                     }
@@ -264,7 +277,8 @@ fn envelope<'de>(
     }
     r.pos += 1;
     match (r.peek(), action, early) {
-        (None, Some(ElicitAction::Accept), Some(pos)) => read_again(r.text, pos, content),
+        (None, Some(ElicitAction::Accept), Some(pos)) => read_again(r.text, pos, sink, content),
+        (None, Some(ElicitAction::Accept), None) if !content_seen => Err(GiveUp::SHAPE),
         // The full parse refuses a decline or a cancel whose content, coming first, is not a
         // value serde_json can hold (a number out of range, say); skipped, it was not checked.
         (None, Some(action), None) => Ok(action),
@@ -280,17 +294,14 @@ fn envelope<'de>(
 /// full parse).
 #[cold]
 #[inline(never)]
-fn read_again<'de>(
-    text: &'de str,
+fn read_again(
+    text: &str,
     pos: usize,
-    content: &mut dyn FnMut(&mut Reader<'de>) -> Fast<()>,
+    sink: &Sink<'_>,
+    content: &mut ReadInto<'_>,
 ) -> Fast<ElicitAction> {
-    let mut again = Reader {
-        text,
-        pos,
-        from: Source::Again,
-    };
-    content(&mut again).map_err(|_| GiveUp::SHAPE)?;
+    let mut again = Reader::new(text, pos, Source::Again);
+    content(sink, Object::new(&mut again, sink)).map_err(|_| GiveUp::SHAPE)?;
     Ok(ElicitAction::Accept)
 }
 
@@ -311,6 +322,13 @@ struct Reader<'de> {
     from: Source,
 }
 
+impl<'de> Reader<'de> {
+    /// A reader of `text` from `pos`.
+    fn new(text: &'de str, pos: usize, from: Source) -> Self {
+        Reader { text, pos, from }
+    }
+}
+
 /// What a [`Reader`] reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Source {
@@ -319,7 +337,7 @@ enum Source {
     /// Content that came before the action, read again (see [`envelope`]): a key the form does
     /// not name is left to the full parse, which keeps such keys in a `Value`'s order.
     Again,
-    /// Content written out from a `serde_json::Value` ([`read_value`]): an error names no
+    /// Content written out from a `serde_json::Value` ([`read_value_with`]): an error names no
     /// position, as the text is not the reply.
     Value,
 }
@@ -681,15 +699,14 @@ impl<'r, 'de, 'a, 's> Object<'r, 'de, 'a, 's> {
     pub(crate) fn with_index_keys(self, index_keys: bool) -> Self {
         Object { index_keys, ..self }
     }
-}
 
-impl<'de> Deserializer<'de> for Object<'_, 'de, '_, '_> {
-    type Error = GiveUp;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
+    /// Past the opening brace, the object's properties. Not generic: a debug build shares one
+    /// copy among all forms; an optimized build inlines it into each.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn fields(self) -> Fast<Fields<'r, 'de, 'a, 's>> {
         self.r.expect(b'{')?;
         let sink = self.sink;
-        let mut fields = Fields {
+        Ok(Fields {
             r: self.r,
             sink,
             seen: BitSet::dense(sink.schema.properties.len()),
@@ -698,12 +715,18 @@ impl<'de> Deserializer<'de> for Object<'_, 'de, '_, '_> {
             state: State::First,
             escaped: None,
             index_keys: self.index_keys,
-        };
+        })
+    }
+}
+
+impl<'de> Deserializer<'de> for Object<'_, 'de, '_, '_> {
+    type Error = GiveUp;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Fast<V::Value> {
+        let mut fields = self.fields()?;
         let value = visitor.visit_map(&mut fields)?;
-        match fields.state {
-            State::Ended => Ok(value),
-            _ => Err(GiveUp::SHAPE),
-        }
+        fields.ended()?;
+        Ok(value)
     }
 
     forward_to_deserialize_any! {
@@ -732,7 +755,9 @@ struct Fields<'r, 'de, 'a, 's> {
     state: State,
     /// The key just read, unescaped, where it held an escape.
     escaped: Option<String>,
-    /// A key that names a property goes to the target as the property's index.
+    /// A key that names a property goes to the target as the property's index (never in a
+    /// debug build).
+    #[cfg_attr(debug_assertions, allow(dead_code))]
     index_keys: bool,
 }
 
@@ -744,6 +769,15 @@ enum Next {
 }
 
 impl Fields<'_, '_, '_, '_> {
+    /// Whether the target read the object to its closing brace, as it must.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn ended(&self) -> Fast<()> {
+        match self.state {
+            State::Ended => Ok(()),
+            _ => Err(GiveUp::SHAPE),
+        }
+    }
+
     /// Past the closing brace: every required property must have been sent.
     fn end(&mut self) -> Fast<()> {
         self.state = State::Ended;
@@ -832,14 +866,17 @@ impl<'de> MapAccess<'de> for Fields<'_, 'de, '_, '_> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Fast<Option<K::Value>> {
         match self.next_key() {
-            Ok(Some(key)) => match self.next {
-                Next::Property(i) if self.index_keys => {
-                    seed.deserialize(U64Deserializer::new(i as u64)).map(Some)
+            Ok(Some(key)) => {
+                // Only an optimized build hands indexes: a debug build compiles no such reader.
+                #[cfg(not(debug_assertions))]
+                if let Next::Property(i) = self.next
+                    && self.index_keys
+                {
+                    return seed.deserialize(U64Deserializer::new(i as u64)).map(Some);
                 }
-                _ => seed
-                    .deserialize(BorrowedStrDeserializer::new(key))
-                    .map(Some),
-            },
+                seed.deserialize(BorrowedStrDeserializer::new(key))
+                    .map(Some)
+            }
             Ok(None) => Ok(None),
             // A key that held an escape, held aside unescaped; or a real stop.
             Err(give_up) => match self.escaped.take() {

@@ -143,6 +143,22 @@ pub(crate) fn check_one(
     violations
 }
 
+/// Runs a form's server-side rules (`#[elicit(validate = ..)]`) through `validate`: the error
+/// lists what they find in form order, `schema` being the form's. Not generic.
+#[inline]
+pub(crate) fn server_rules(
+    schema: fn() -> &'static RequestedSchema,
+    validate: &dyn Fn(&mut Vec<Violation>),
+) -> Result<(), ElicitError> {
+    let mut violations = Vec::new();
+    validate(&mut violations);
+    if violations.is_empty() {
+        return Ok(());
+    }
+    in_form_order(schema(), &mut violations);
+    Err(ElicitError::new(violations))
+}
+
 /// Sorts violations envelope first, then content-wide ones, then by property as declared.
 pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violation]) {
     violations.sort_by_key(|v| match v.property() {

@@ -21,7 +21,7 @@ use super::fast::{self, Failure};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 use crate::model::RequestedSchema;
-use crate::result::ElicitResult;
+use crate::result::{ElicitAction, ElicitResult};
 
 /// Refuses a reply over the size limit before any of it is parsed.
 pub(crate) fn check_size(json: &[u8], limits: &Limits) -> Result<(), ElicitError> {
@@ -52,15 +52,31 @@ pub(crate) fn from_str<C: ReadContent>(
     json: &str,
     limits: &Limits,
 ) -> Result<ElicitResult<C>, ElicitError> {
+    let mut content = None;
+    let action = from_str_with(schema, json, limits, &mut |sink, object| {
+        content = Some(C::fast(sink, object)?);
+        Ok(())
+    })?;
+    match ElicitResult::of(action, content) {
+        Some(outcome) => Ok(outcome),
+        None => Err(unread(Failure::Shape)),
+    }
+}
+
+/// [`from_str`] with the content of an accept read through `content`, which has read it when
+/// this returns an accept. Not generic: each form compiles only the step that reads its type.
+fn from_str_with(
+    schema: &RequestedSchema,
+    json: &str,
+    limits: &Limits,
+    content: &mut fast::ReadInto<'_>,
+) -> Result<ElicitAction, ElicitError> {
     check_size(json.as_bytes(), limits)?;
-    match fast::read::<C>(schema, json, limits) {
-        Ok(outcome) => Ok(outcome),
+    match fast::read_with(schema, json, limits, content) {
+        Ok(action) => Ok(action),
         Err(failure) => {
             let value = settle(schema, json, limits, failure)?;
-            match fast::read_value::<C>(schema, &value, limits) {
-                Ok(outcome) => Ok(outcome),
-                Err(failure) => Err(unread(failure)),
-            }
+            fast::read_value_with(schema, &value, limits, content).map_err(unread)
         }
     }
 }

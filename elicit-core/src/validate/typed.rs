@@ -44,13 +44,11 @@ impl<T: Elicit> ElicitResult<T> {
 
     /// Runs the type's server-side rules (`#[elicit(validate = ..)]`) on accepted content.
     pub(crate) fn check(self) -> Result<Self, ElicitError> {
-        if let ElicitResult::Accept(value) = &self {
-            let mut violations = Vec::new();
-            value.__elicit_validate(&mut violations);
-            if !violations.is_empty() {
-                crate::validate::in_form_order(T::requested_schema(), &mut violations);
-                return Err(ElicitError::new(violations));
-            }
+        // A form without rules of its own compiles none of this.
+        if T::__ELICIT_VALIDATES
+            && let ElicitResult::Accept(value) = &self
+        {
+            super::server_rules(T::requested_schema, &|v| value.__elicit_validate(v))?;
         }
         Ok(self)
     }
