@@ -7,7 +7,8 @@
 # - elicit: #[derive(Deserialize, JsonSchema, Elicit)]; the use: ElicitResult::from_json and
 #   requested_schema, the validating parse instantiated for every form. Builds each cold (the crate only; its dependencies stay built) and
 # incrementally (one line changed), in debug and release, 3 interleaved runs each, and prints
-# the medians, the ratios, and the expanded code size per struct.
+# the medians, the ratios, the expanded code size per struct, and (with cargo-llvm-lines
+# installed) the LLVM IR lines of each debug build, which do not move with the machine's load.
 #
 # Usage: bash benches/compile_time.sh [RUNS]
 set -euo pipefail
@@ -145,4 +146,18 @@ if [ -s "$work/base.expanded.rs" ] && [ -s "$work/derive.expanded.rs" ]; then
   echo "the Elicit derive adds $(( (derive_bytes - base_bytes) / (structs + 1) )) bytes, $(( (derive_lines - base_lines) / (structs + 1) )) lines per item (100 structs and 1 enum)"
 else
   echo "expanded code size: unavailable (needs -Zunpretty, allowed here by RUSTC_BOOTSTRAP=1)"
+fi
+
+# LLVM IR lines of each crate's debug build (cargo-llvm-lines, where installed): the code the
+# derive and the validating parse add, a count that does not move with the machine's load.
+if cargo llvm-lines --version >/dev/null 2>&1; then
+  declare -A lines
+  for variant in $variants; do
+    lines[$variant]=$(cd "$work/$variant" && cargo llvm-lines 2>/dev/null | awk 'NR == 3 { print $1 }')
+  done
+  awk -v b="${lines[base]}" -v d="${lines[derive]}" -v e="${lines[elicit]}" 'BEGIN {
+    printf "LLVM IR lines, debug: base %d, +derive %d (%.2fx), +derive+use %d (%.2fx)\n", b, d, d / b, e, e / b
+  }'
+else
+  echo "LLVM IR lines: unavailable (cargo install cargo-llvm-lines)"
 fi
