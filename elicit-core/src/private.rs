@@ -78,18 +78,21 @@ pub(crate) fn build<T: Elicit>() -> Result<RequestedSchema, SchemaError> {
         auto_titles: T::__ELICIT_AUTO_TITLES,
         bound_hints: T::__ELICIT_BOUND_HINTS,
     };
-    #[allow(unused_mut)]
-    let mut schema = lower_fields(root, names, &form)?;
+    let schema = lower_fields(root, names, &form)?;
     // An optimized build hands serde's derive each key as a field index where the probe shows
     // it reads them; a debug build hands names, and compiles no probe (a second copy of each
     // form's map reader).
     #[cfg(not(debug_assertions))]
-    if probe::reads_field_indexes::<T>(names) {
-        schema.set_serde_fields(crate::model::SerdeFields {
-            ty: std::any::TypeId::of::<T>(),
-            names,
-        });
-    }
+    let schema = {
+        let mut schema = schema;
+        if probe::reads_field_indexes::<T>(names) {
+            schema.set_serde_fields(crate::model::SerdeFields {
+                ty: std::any::TypeId::of::<T>(),
+                names,
+            });
+        }
+        schema
+    };
     Ok(schema)
 }
 
@@ -181,4 +184,22 @@ fn build_schema(
     cache
         .get(version, || crate::version::downlevel(latest, version))
         .map_err(Clone::clone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The panic names the type and says why its schema cannot be sent.
+    #[test]
+    fn an_unsendable_schema_panics_naming_the_type() {
+        let error = RequestedSchema::from_json("[]").expect_err("not a schema");
+        let panic =
+            std::panic::catch_unwind(|| unsendable("my::Form", &error)).expect_err("it panics");
+        let message = panic.downcast_ref::<String>().expect("a formatted message");
+        assert_eq!(
+            message,
+            &format!("elicit: the schema of `my::Form` cannot be sent: {error}")
+        );
+    }
 }
