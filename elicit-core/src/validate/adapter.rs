@@ -25,7 +25,7 @@ use serde::de::value::{
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::check::{Check, Hint, Target};
+use super::check::{Check, Hint, Number, Target};
 use super::envelope::Envelope;
 use super::fast::{GiveUp, Object};
 use super::{BitSet, Sink};
@@ -402,13 +402,24 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
                 target: Target::Prop(&self.keys.sink.schema.properties[i]),
                 sink: self.keys.sink,
             }),
-            None => self.inner.next_value_seed(seed),
+            None => unchecked(&mut self.inner, seed),
         }
     }
 
     fn size_hint(&self) -> Option<usize> {
         self.inner.size_hint()
     }
+}
+
+/// The value of a key that names no property, read by the target as it is. Rare, so out of
+/// line: the checked read of each field stays together with the other hot code of the form.
+#[cold]
+#[inline(never)]
+fn unchecked<'de, A: MapAccess<'de>, T: DeserializeSeed<'de>>(
+    inner: &mut A,
+    seed: T,
+) -> Result<T::Value, A::Error> {
+    inner.next_value_seed(seed)
 }
 
 /// Reads a key as text, matches it to its property, and hands the target's key seed the
@@ -444,6 +455,9 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, '_, '_, K> {
         }
     }
 
+    // A key with an escape in it, unescaped into a buffer: rare, so out of line.
+    #[cold]
+    #[inline(never)]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<K::Value, E> {
         self.keys.find(v);
         match self.keys.index_key() {
@@ -452,6 +466,8 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, '_, '_, K> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn visit_string<E: de::Error>(self, v: String) -> Result<K::Value, E> {
         self.keys.find(&v);
         match self.keys.index_key() {
@@ -575,14 +591,17 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     }
 }
 
-/// Number requests, each passed down as the same request through the rules.
+/// Number requests, each passed down as the same request, read by the one [`Number`] visitor,
+/// then checked and handed to the target's visitor. The deserializer holds one copy of its
+/// number reader for every number type of every form, not one per type.
 macro_rules! forward_numbers {
     ($($method:ident)*) => {
         $(
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                let (inner, check) = self.check(Hint::Any, visitor);
-                inner.$method(check)
+                let (target, sink) = (self.target, self.sink);
+                let n = self.inner.$method(Number(&visitor))?;
+                Check { target, sink, hint: Hint::Any, visitor }.number(n)
             }
         )*
     };

@@ -391,6 +391,42 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
     }
 }
 
+/// Reads any JSON number as it is written: an integer as `u64` or `i64`, anything else as
+/// `f64`. What it expects, in an error, is what the target's visitor expects.
+pub(crate) struct Number<'v>(pub(crate) &'v dyn de::Expected);
+
+impl<'de> Visitor<'de> for Number<'_> {
+    type Value = Num;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Num, E> {
+        Ok(Num::U(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num, E> {
+        Ok(Num::I(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Num, E> {
+        Ok(Num::F(v))
+    }
+}
+
+impl<'de, V: Visitor<'de>> Check<'_, '_, V> {
+    /// Checks a number read by [`Number`] and hands it on, as if it had been visited here.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn number<E: de::Error>(self, n: Num) -> Result<V::Value, E> {
+        match n {
+            Num::U(v) => self.visit_u64(v),
+            Num::I(v) => self.visit_i64(v),
+            Num::F(v) => self.visit_f64(v),
+        }
+    }
+}
+
 /// The items of a multi-select, each checked as it is read.
 struct Items<'a, 's, A> {
     inner: A,
