@@ -599,8 +599,8 @@ macro_rules! forward_numbers {
         $(
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                let (target, sink) = (self.target, self.sink);
-                let n = self.inner.$method(Number(&visitor))?;
+                let Checked { target, sink, inner } = self;
+                let n = inner.$method(Number(&visitor))?;
                 Check { target, sink, hint: Hint::Any, visitor }.number(n)
             }
         )*
