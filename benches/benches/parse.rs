@@ -1,39 +1,78 @@
-//! Criterion benchmarks of the reply parse. Run with `cargo bench -p elicit-benches`.
+//! Every way of reading a reply, each beside the plain serde read it is measured against, on
+//! the 5-field and the 24-field form. Run with `cargo bench -p elicit-benches`; the ratios are
+//! in `benches/README.md`.
 
-#[path = "common/paths.rs"]
-#[allow(dead_code)] // Each bench target uses part of the shared paths.
-mod paths;
-
-use criterion::{Criterion, criterion_group, criterion_main};
-use elicit_benches::{Large, Small, accept_reply, large, small};
-use elicit_core::{ElicitResult, Limits};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use elicit_benches::{accept_reply, large, small};
+use elicit_core::{Elicit, ElicitResult, RequestedSchema};
+use rmcp::model as m;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 use std::hint::black_box;
 
-/// What the default limits cost: the same parse with and without them.
-fn limits(c: &mut Criterion) {
-    let small_reply = accept_reply(&small());
-    let large_reply = accept_reply(&large());
-    let mut group = c.benchmark_group("limits");
-    group.bench_function("small/default limits", |b| {
-        b.iter(|| ElicitResult::<Small>::from_json(black_box(&small_reply)).unwrap())
-    });
-    group.bench_function("small/unlimited", |b| {
-        b.iter(|| {
-            ElicitResult::<Small>::from_json_with(black_box(&small_reply), &Limits::UNLIMITED)
-                .unwrap()
-        })
-    });
-    group.bench_function("large/default limits", |b| {
-        b.iter(|| ElicitResult::<Large>::from_json(black_box(&large_reply)).unwrap())
-    });
-    group.bench_function("large/unlimited", |b| {
-        b.iter(|| {
-            ElicitResult::<Large>::from_json_with(black_box(&large_reply), &Limits::UNLIMITED)
-                .unwrap()
-        })
-    });
-    group.finish();
+/// The floor of the typed read: serde reading the same text into a plain envelope, no rules.
+#[derive(serde::Deserialize)]
+struct Plain<T> {
+    #[allow(dead_code)]
+    action: String,
+    #[allow(dead_code)]
+    content: Option<T>,
 }
 
-criterion_group!(benches, limits);
+fn forms<T>(c: &mut Criterion, name: &str, value: &T)
+where
+    T: Elicit + DeserializeOwned + Serialize,
+{
+    let reply = accept_reply(value);
+    let parsed: Value = serde_json::from_str(&reply).unwrap();
+    let rmcp_result: m::ElicitResult = serde_json::from_str(&reply).unwrap();
+    let schema: RequestedSchema = T::requested_schema().clone();
+
+    let mut text = c.benchmark_group("text");
+    text.bench_function(BenchmarkId::new("serde, plain envelope", name), |b| {
+        b.iter(|| serde_json::from_str::<Plain<T>>(black_box(&reply)).unwrap())
+    });
+    text.bench_function(BenchmarkId::new("from_json", name), |b| {
+        b.iter(|| ElicitResult::<T>::from_json(black_box(&reply)).unwrap())
+    });
+    text.bench_function(BenchmarkId::new("Deserialize impl", name), |b| {
+        b.iter(|| serde_json::from_str::<ElicitResult<T>>(black_box(&reply)).unwrap())
+    });
+    text.finish();
+
+    let mut held = c.benchmark_group("held");
+    held.bench_function(
+        BenchmarkId::new("rmcp: clone content, from_value", name),
+        |b| {
+            b.iter(|| {
+                let content = black_box(&rmcp_result).content.clone().unwrap();
+                serde_json::from_value::<T>(content).unwrap()
+            })
+        },
+    );
+    held.bench_function(BenchmarkId::new("from_value", name), |b| {
+        b.iter(|| ElicitResult::<T>::from_value(black_box(&parsed)).unwrap())
+    });
+    held.bench_function(BenchmarkId::new("from_rmcp", name), |b| {
+        b.iter(|| ElicitResult::<T>::from_rmcp(black_box(&rmcp_result)).unwrap())
+    });
+    held.finish();
+
+    let mut runtime = c.benchmark_group("runtime");
+    runtime.bench_function(BenchmarkId::new("serde_json into a Value", name), |b| {
+        b.iter(|| serde_json::from_str::<Value>(black_box(&reply)).unwrap())
+    });
+    runtime.bench_function(BenchmarkId::new("parse_reply_json", name), |b| {
+        b.iter(|| schema.parse_reply_json(black_box(&reply)).unwrap())
+    });
+    runtime.finish();
+}
+
+fn entry_points(c: &mut Criterion) {
+    forms(c, "5 fields", &small());
+    forms(c, "24 fields", &large());
+}
+
+criterion_group!(benches, entry_points);
 criterion_main!(benches);

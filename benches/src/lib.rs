@@ -199,11 +199,3 @@ pub fn reply_in<T: Serialize + Elicit>(value: &T, order: KeyOrder) -> String {
         entries.join(",")
     )
 }
-
-/// A decline carrying `bytes` of content the server must ignore.
-pub fn decline_with_content(bytes: usize) -> String {
-    let filler = "x".repeat(bytes);
-    format!(
-        r#"{{"action":"decline","content":{{"ignored":"{filler}","more":[1,2,{{"a":null}}]}}}}"#
-    )
-}

@@ -1,6 +1,5 @@
-//! `tests/tests/keys.rs`, in this package so that CI builds it optimized beside the benchmarks
-//! (`cargo test --release -p elicit-benches --test keys`): an optimized build hands serde's
-//! derive each key as a field index, which a debug build does not.
+//! `tests/tests/keys.rs`, in this package so that CI also runs it optimized, beside the
+//! benchmarks (`cargo test --release -p elicit-benches --test keys`): what users run.
 
 #[path = "../../tests/tests/keys.rs"]
 mod keys;

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::__private_v1;
-use crate::Elicit;
+use crate::derive_support as __private_v1;
+use crate::elicit::Elicit;
 
 /// A yes/no question: one required boolean, `confirmed`, labelled "Confirm" and unchecked at
 /// first. Give the question as the message of each request:

@@ -3,7 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::model::{Bound, Format};
+use crate::schema::bound::Bound;
+use crate::schema::format::Format;
 
 /// Longest rendering of a received value kept in a [`Violation`], in characters.
 const RECEIVED_MAX_CHARS: usize = 64;

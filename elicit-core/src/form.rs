@@ -5,20 +5,21 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use crate::Elicit;
+use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
 use crate::limits::Limits;
-use crate::model::{Choice, Kind, MultiSelectRules, RequestedSchema, SelectRules};
-use crate::request::FormRequest;
+use crate::protocol::request::FormRequest;
+use crate::reply;
 use crate::result::ElicitResult;
-use crate::validate::run;
+use crate::schema::hints::without_hint;
+use crate::schema::{Choice, Kind, MultiSelectRules, RequestedSchema, SelectRules};
 
 /// One request for a derived form `T`, with choice lists given at run time: "pick one of your
 /// repositories", "which of these open pull requests".
 ///
 /// Build it from `T`'s schema, give the choices of each field that takes them, send
-/// [`request`](Form::request), and read the reply with [`parse_json`](Form::parse_json) or
-/// [`parse_value`](Form::parse_value): the answer is a `T`, checked against the schema that was
+/// [`request`](Form::request), and read the reply with [`parse_reply_json`](Form::parse_reply_json) or
+/// [`parse_reply_value`](Form::parse_reply_value): the answer is a `T`, checked against the schema that was
 /// sent, so a value that was a choice on another request is refused.
 ///
 /// A field takes run-time choices when `T` can hold every one of them:
@@ -52,11 +53,11 @@ use crate::validate::run;
 /// assert_eq!(sent["properties"]["repo"]["oneOf"][2]["title"], "Documentation");
 ///
 /// let reply = r#"{"action":"accept","content":{"repo":"web","branch":"main"}}"#;
-/// let Ok(ElicitResult::Accept(pr)) = form.parse_json(reply) else { panic!() };
+/// let Ok(ElicitResult::Accept(pr)) = form.parse_reply_json(reply) else { panic!() };
 /// assert_eq!(pr.repo, "web");
 /// // Not one of this request's choices, though `T` could hold it:
 /// let reply = r#"{"action":"accept","content":{"repo":"cli","branch":"main"}}"#;
-/// assert!(form.parse_json(reply).is_err());
+/// assert!(form.parse_reply_json(reply).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -157,7 +158,7 @@ impl<T: Elicit> Form<T> {
         if let Some(p) = properties.iter_mut().find(|p| p.name == property) {
             if matches!(p.kind, Kind::String(_)) {
                 // A length hint says nothing about a select.
-                p.description = crate::model::without_hint(p);
+                p.description = without_hint(p);
             }
             p.kind = kind;
         }
@@ -187,13 +188,45 @@ impl<T: Elicit> Form<T> {
 
     /// Reads a reply to this request from JSON text, checked against the schema sent, reporting
     /// every violation. Decline and cancel carry no `T`.
-    pub fn parse_json(&self, json: &str) -> Result<ElicitResult<T>, ElicitError> {
-        run::from_str(&self.schema, json, &Limits::DEFAULT)?.check()
+    pub fn parse_reply_json(&self, json: &str) -> Result<ElicitResult<T>, ElicitError> {
+        self.parse_reply_json_with(json, &Limits::DEFAULT)
     }
 
-    /// [`parse_json`](Self::parse_json) of a reply already held as a JSON value.
-    pub fn parse_value(&self, reply: &Value) -> Result<ElicitResult<T>, ElicitError> {
-        run::from_value(&self.schema, reply)?.check()
+    /// [`parse_reply_json`](Self::parse_reply_json) under other limits.
+    pub fn parse_reply_json_with(
+        &self,
+        json: &str,
+        limits: &Limits,
+    ) -> Result<ElicitResult<T>, ElicitError> {
+        reply::from_str(&self.schema, json, limits)?.check()
+    }
+
+    /// [`parse_reply_json`](Self::parse_reply_json) of JSON bytes.
+    pub fn parse_reply_slice(&self, json: &[u8]) -> Result<ElicitResult<T>, ElicitError> {
+        self.parse_reply_slice_with(json, &Limits::DEFAULT)
+    }
+
+    /// [`parse_reply_slice`](Self::parse_reply_slice) under other limits.
+    pub fn parse_reply_slice_with(
+        &self,
+        json: &[u8],
+        limits: &Limits,
+    ) -> Result<ElicitResult<T>, ElicitError> {
+        reply::from_slice(&self.schema, json, limits)?.check()
+    }
+
+    /// [`parse_reply_json`](Self::parse_reply_json) of a reply already held as a JSON value.
+    pub fn parse_reply_value(&self, reply: &Value) -> Result<ElicitResult<T>, ElicitError> {
+        self.parse_reply_value_with(reply, &Limits::DEFAULT)
+    }
+
+    /// [`parse_reply_value`](Self::parse_reply_value) under other limits.
+    pub fn parse_reply_value_with(
+        &self,
+        reply: &Value,
+        limits: &Limits,
+    ) -> Result<ElicitResult<T>, ElicitError> {
+        reply::from_value(&self.schema, reply, limits)?.check()
     }
 }
 

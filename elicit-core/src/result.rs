@@ -142,15 +142,6 @@ impl<T> ElicitResult<T> {
     pub fn is_retryable(&self) -> bool {
         matches!(self, ElicitResult::Cancel)
     }
-
-    /// The outcome of `action`, an accept holding `content`; `None` for an accept without it.
-    pub(crate) fn of(action: ElicitAction, content: Option<T>) -> Option<Self> {
-        match action {
-            ElicitAction::Accept => content.map(ElicitResult::Accept),
-            ElicitAction::Decline => Some(ElicitResult::Decline),
-            ElicitAction::Cancel => Some(ElicitResult::Cancel),
-        }
-    }
 }
 
 /// Writes the wire form: `{"action":"decline"}`, `{"action":"cancel"}`, or
@@ -167,7 +158,7 @@ impl<T: Serialize> Serialize for ElicitResult<T> {
                 Ok(other) => {
                     return Err(ser::Error::custom(format!(
                         "accepted content must serialize as a JSON object, not {}",
-                        crate::model::json_type_name(&other)
+                        crate::schema::parse::json_type(&other)
                     )));
                 }
                 Err(e) => return Err(ser::Error::custom(e)),

@@ -10,8 +10,8 @@
 use std::future::Future;
 
 use crate::error::ElicitError;
-use crate::model::RequestedSchema;
 use crate::result::ElicitResult;
+use crate::schema::RequestedSchema;
 
 /// How many times to ask again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,45 +1,98 @@
-//! The runtime API on [`RequestedSchema`]: reading replies against a schema that arrived as
-//! JSON, and the client side (validating, filling defaults and coercing text before sending).
+//! Reading replies against a [`RequestedSchema`] at run time, and the client side: checking,
+//! filling defaults into and coercing text into the content a client sends.
 //!
-//! These use the same rules as the typed path: the content is read through the same adapter,
-//! into a [`Content`] (the values packed in one buffer) instead of a `T`. The client side works on the
-//! `Map<String, Value>` a client builds.
+//! A reply is read with exactly the rules of the typed path, into the `Map<String, Value>` that
+//! rmcp and every serde user already hold.
 
-use std::marker::PhantomData;
-
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde::forward_to_deserialize_any;
+use serde::de::DeserializeSeed;
 use serde_json::{Map, Number, Value};
 
-use crate::content::Content;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
-use crate::model::{Kind, RequestedSchema, is_integral};
+use crate::reply::adapter::{ContentSeed, Report};
+use crate::reply::sink::Sink;
 use crate::result::ElicitResult;
-use crate::validate::adapter::ContentSeed;
-use crate::validate::{Sink, run};
+use crate::schema::lower::MAX_SAFE_INTEGER;
+use crate::schema::parse::is_integral;
+use crate::schema::{Choice, Kind, RequestedSchema};
+
+/// Accepted content read against a runtime schema.
+pub type Content = Map<String, Value>;
 
 impl RequestedSchema {
-    /// Reads a reply against this schema, with exactly the rules of the typed path, and fills
-    /// schema defaults into accepted content for absent properties (not a default that breaks
-    /// its own property's rules).
-    pub fn parse_result(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
-        run::from_value(self, reply)
+    /// Reads a reply from JSON text against this schema, with exactly the rules of the typed
+    /// path, reporting every violation. Accepted content gets the schema's defaults for the
+    /// properties it leaves out (not a default that breaks its own property's rules).
+    ///
+    /// ```
+    /// use elicit_core::RequestedSchema;
+    /// use serde_json::json;
+    ///
+    /// let schema = RequestedSchema::from_value(json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "name": {"type": "string"},
+    ///         "newsletter": {"type": "boolean", "default": false}
+    ///     },
+    ///     "required": ["name"]
+    /// }))?;
+    /// let reply = r#"{"action":"accept","content":{"name":"Ada"}}"#;
+    /// let content = schema.parse_reply_json(reply)?.accepted().expect("accepted");
+    /// assert_eq!(content, *json!({"name": "Ada", "newsletter": false}).as_object().unwrap());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_reply_json(&self, json: &str) -> Result<ElicitResult<Content>, ElicitError> {
+        self.parse_reply_json_with(json, &Limits::DEFAULT)
     }
 
-    /// [`parse_result`](Self::parse_result) for a reply held as JSON text, under the default
-    /// [`Limits`].
-    pub fn parse_result_json(&self, json: &str) -> Result<ElicitResult<Content>, ElicitError> {
-        self.parse_result_json_with(json, &Limits::DEFAULT)
-    }
-
-    /// [`parse_result_json`](Self::parse_result_json) with other limits.
-    pub fn parse_result_json_with(
+    /// [`parse_reply_json`](Self::parse_reply_json) under other limits.
+    pub fn parse_reply_json_with(
         &self,
         json: &str,
         limits: &Limits,
     ) -> Result<ElicitResult<Content>, ElicitError> {
-        run::from_str(self, json, limits)
+        self.with_defaults(crate::reply::from_str(self, json, limits)?)
+    }
+
+    /// [`parse_reply_json`](Self::parse_reply_json) of JSON bytes; bytes that are not UTF-8 are
+    /// a JSON error.
+    pub fn parse_reply_slice(&self, json: &[u8]) -> Result<ElicitResult<Content>, ElicitError> {
+        self.parse_reply_slice_with(json, &Limits::DEFAULT)
+    }
+
+    /// [`parse_reply_slice`](Self::parse_reply_slice) under other limits.
+    pub fn parse_reply_slice_with(
+        &self,
+        json: &[u8],
+        limits: &Limits,
+    ) -> Result<ElicitResult<Content>, ElicitError> {
+        self.with_defaults(crate::reply::from_slice(self, json, limits)?)
+    }
+
+    /// [`parse_reply_json`](Self::parse_reply_json) of a reply already held as a JSON value.
+    pub fn parse_reply_value(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
+        self.parse_reply_value_with(reply, &Limits::DEFAULT)
+    }
+
+    /// [`parse_reply_value`](Self::parse_reply_value) under other limits. A value has no text,
+    /// so [`Limits::max_reply_bytes`] does not apply.
+    pub fn parse_reply_value_with(
+        &self,
+        reply: &Value,
+        limits: &Limits,
+    ) -> Result<ElicitResult<Content>, ElicitError> {
+        self.with_defaults(crate::reply::from_value(self, reply, limits)?)
+    }
+
+    /// Accepted content as it was read, with the defaults filled in.
+    pub(crate) fn with_defaults(
+        &self,
+        mut outcome: ElicitResult<Content>,
+    ) -> Result<ElicitResult<Content>, ElicitError> {
+        if let ElicitResult::Accept(content) = &mut outcome {
+            self.fill_defaults(content);
+        }
+        Ok(outcome)
     }
 
     /// Inserts the schema's default for every property absent from `content`. A default that
@@ -57,11 +110,8 @@ impl RequestedSchema {
     /// Checks content against the schema, as a client should before sending it, and returns every
     /// violation.
     pub fn validate_content(&self, content: &Map<String, Value>) -> Result<(), ElicitError> {
-        let sink = Sink::new(self);
-        let read = ContentSeed::<IgnoredAny>::new(&sink).deserialize(MapRef::<de::value::Error> {
-            map: content,
-            marker: PhantomData,
-        });
+        let sink = Sink::new(self, &Limits::DEFAULT);
+        let read = ContentSeed::<Report>::new(&sink).deserialize(content);
         let mut violations = sink.take();
         if let Err(e) = read
             && violations.is_empty()
@@ -194,15 +244,14 @@ fn coerce_number(text: &str, integer: bool) -> Option<Value> {
     if integer {
         // "42.0" is the integer 42; "42.5" is not an integer at all.
         let f = n.as_f64()?;
-        return (is_integral(&n) && f.abs() <= crate::model::MAX_SAFE_INTEGER)
-            .then(|| Value::from(f as i64));
+        return (is_integral(&n) && f.abs() <= MAX_SAFE_INTEGER).then(|| Value::from(f as i64));
     }
     Some(Value::Number(n))
 }
 
 /// The value of the choice `text` names: its value, else its title, else either ignoring case.
 /// Unknown text is kept, for validation to report.
-fn choice_value(choices: &[crate::model::Choice], text: &str) -> String {
+fn choice_value(choices: &[Choice], text: &str) -> String {
     let exact = choices
         .iter()
         .find(|c| c.value == text || c.title.as_deref() == Some(text));
@@ -217,57 +266,4 @@ fn choice_value(choices: &[crate::model::Choice], text: &str) -> String {
     exact
         .or_else(loose)
         .map_or_else(|| text.to_owned(), |c| c.value.clone())
-}
-
-/// A borrowed map read as a deserializer, so content can be checked without copying it.
-struct MapRef<'a, E> {
-    map: &'a Map<String, Value>,
-    marker: PhantomData<E>,
-}
-
-impl<'de, E: de::Error> Deserializer<'de> for MapRef<'de, E> {
-    type Error = E;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
-        visitor.visit_map(MapRefAccess {
-            iter: self.map.iter(),
-            value: None,
-            marker: PhantomData,
-        })
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
-}
-
-struct MapRefAccess<'a, E> {
-    iter: serde_json::map::Iter<'a>,
-    value: Option<&'a Value>,
-    marker: PhantomData<E>,
-}
-
-impl<'de, E: de::Error> MapAccess<'de> for MapRefAccess<'de, E> {
-    type Error = E;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
-        match self.iter.next() {
-            None => Ok(None),
-            Some((key, value)) => {
-                self.value = Some(value);
-                seed.deserialize(de::value::BorrowedStrDeserializer::<E>::new(key))
-                    .map(Some)
-            }
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
-        let value = self
-            .value
-            .take()
-            .ok_or_else(|| E::custom("a value was read before its key"))?;
-        seed.deserialize(value).map_err(E::custom)
-    }
 }

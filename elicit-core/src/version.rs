@@ -3,9 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::SchemaError;
-use crate::model::{Kind, RequestedSchema, SelectStyle};
-
 /// An MCP protocol version that has elicitation.
 ///
 /// Ordered by release, so `version >= ProtocolVersion::V2025_11_25` asks for a feature.
@@ -97,37 +94,4 @@ impl FromStr for ProtocolVersion {
             .find(|v| v.as_str() == s)
             .ok_or_else(|| UnknownVersion(s.to_owned()))
     }
-}
-
-/// Rewrites a schema of the newest version for `version`, or says which field needs a newer one.
-pub(crate) fn downlevel(
-    schema: &RequestedSchema,
-    version: ProtocolVersion,
-) -> Result<RequestedSchema, SchemaError> {
-    let mut out = schema.clone();
-    if version >= ProtocolVersion::V2025_11_25 {
-        return Ok(out);
-    }
-    out.dialect = None;
-    for prop in &mut out.properties {
-        match &mut prop.kind {
-            Kind::MultiSelect(_) => {
-                return Err(SchemaError::property(
-                    prop.name.as_str(),
-                    "is a multi-select, which needs protocol 2025-11-25 or later",
-                ));
-            }
-            Kind::Select(rules) => {
-                if rules.style == SelectStyle::Titled {
-                    rules.style = SelectStyle::Legacy;
-                }
-                rules.default = None;
-            }
-            Kind::String(rules) => rules.default = None,
-            Kind::Number(rules) => rules.default = None,
-            // 2025-06-18 allows `default` on booleans only.
-            Kind::Boolean(_) => {}
-        }
-    }
-    Ok(out)
 }

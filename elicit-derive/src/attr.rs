@@ -14,8 +14,9 @@ pub struct Key {
     pub attr: &'static str,
     pub name: String,
     pub path: Path,
-    /// The value, when it is a string literal: `rename = "x"`.
-    pub value: Option<LitStr>,
+    /// The string literals of its value: `"x"` of `rename = "x"`, and both of
+    /// `rename(serialize = "x", deserialize = "y")`.
+    pub strings: Vec<LitStr>,
 }
 
 const FOREIGN: &[&str] = &["serde", "schemars", "validate", "garde"];
@@ -29,7 +30,7 @@ pub fn foreign_keys(attrs: &[Attribute]) -> Vec<Key> {
         };
         // Syntax errors in these attributes are their own derive's to report.
         let _ = attr.parse_nested_meta(|meta| {
-            let value = skip_value(&meta)?;
+            let strings = skip_value(&meta)?;
             keys.push(Key {
                 attr: name,
                 name: meta
@@ -38,7 +39,7 @@ pub fn foreign_keys(attrs: &[Attribute]) -> Vec<Key> {
                     .map(ToString::to_string)
                     .unwrap_or_default(),
                 path: meta.path,
-                value,
+                strings,
             });
             Ok(())
         });
@@ -46,20 +47,38 @@ pub fn foreign_keys(attrs: &[Attribute]) -> Vec<Key> {
     keys
 }
 
-/// Consumes a key's value (`= ..` or `(..)`), returning it when it is a string literal.
-fn skip_value(meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
+/// Consumes a key's value (`= ..` or `(..)`), returning the string literals in it.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<Vec<LitStr>> {
     if meta.input.peek(Token![=]) {
         let input = meta.value()?;
         if input.peek(LitStr) && (input.peek2(Token![,]) || peek_end(input)) {
-            return Ok(Some(input.parse()?));
+            return Ok(vec![input.parse()?]);
         }
         while !input.is_empty() && !input.peek(Token![,]) {
             input.parse::<TokenTree>()?;
         }
     } else if meta.input.peek(syn::token::Paren) {
-        meta.input.parse::<Group>()?;
+        let group = meta.input.parse::<Group>()?;
+        return Ok(strings_in(group.stream()));
     }
-    Ok(None)
+    Ok(Vec::new())
+}
+
+/// The string literals of a token stream, at any depth.
+fn strings_in(tokens: proc_macro2::TokenStream) -> Vec<LitStr> {
+    let mut out = Vec::new();
+    for token in tokens {
+        match token {
+            TokenTree::Literal(lit) => {
+                if let Ok(s) = syn::parse2::<LitStr>(TokenTree::Literal(lit).into()) {
+                    out.push(s);
+                }
+            }
+            TokenTree::Group(group) => out.extend(strings_in(group.stream())),
+            _ => {}
+        }
+    }
+    out
 }
 
 fn peek_end(input: syn::parse::ParseStream) -> bool {

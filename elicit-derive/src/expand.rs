@@ -8,7 +8,6 @@ use syn::{DeriveInput, Ident, Path, Type, WhereClause, parse_quote};
 
 use crate::check;
 use crate::ctxt::Ctxt;
-use crate::fallback;
 use crate::model::{Container, Data};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -23,13 +22,39 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         },
         Err(errors) => {
             let errors = errors.into_compile_error();
-            let fallback = fallback::fallback(&cont);
+            let fallback = fallback(&cont);
             quote!(#errors #fallback)
         }
     }
 }
 
-pub fn krate(cont: &Container) -> Path {
+/// A minimal impl emitted next to `compile_error!`, so that uses of the type elsewhere do not
+/// add errors of their own: the user sees the one mistake they made.
+fn fallback(cont: &Container) -> TokenStream {
+    let krate = krate(cont);
+    match &cont.data {
+        Data::Form(_) => {
+            let ident = &cont.input.ident;
+            let (impl_generics, ty_generics, _) = cont.input.generics.split_for_impl();
+            let where_clause = form_where_clause(cont, &krate);
+            dummy(quote! {
+                #[automatically_derived]
+                impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                    const __ELICIT_MESSAGE: &'static ::core::primitive::str = "";
+                    const __ELICIT_FIELDS: &'static [#krate::__private_v1::VariantsFn] = &[];
+
+                    fn __elicit_cache() -> &'static #krate::__private_v1::SchemaCache {
+                        #krate::__private_v1::SchemaCache::for_type::<Self>()
+                    }
+                }
+            })
+        }
+        Data::Choice(_) => choice_impls(cont, &krate, quote!(&[]), false),
+        Data::Unsupported(_) => TokenStream::new(),
+    }
+}
+
+fn krate(cont: &Container) -> Path {
     cont.attrs
         .krate
         .clone()
@@ -37,7 +62,7 @@ pub fn krate(cont: &Container) -> Path {
 }
 
 /// Wraps impls so their helper names stay out of the user's namespace.
-pub fn dummy(items: TokenStream) -> TokenStream {
+fn dummy(items: TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications)]
@@ -48,7 +73,7 @@ pub fn dummy(items: TokenStream) -> TokenStream {
 }
 
 /// The item's where-clause, plus what `Elicit` needs of each type parameter.
-pub fn form_where_clause(cont: &Container, krate: &Path) -> WhereClause {
+fn form_where_clause(cont: &Container, krate: &Path) -> WhereClause {
     let generics = &cont.input.generics;
     let mut clause = generics
         .where_clause
@@ -170,8 +195,6 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
         return TokenStream::new();
     }
     quote! {
-        const __ELICIT_VALIDATES: ::core::primitive::bool = true;
-
         fn __elicit_validate(&self, #out: &mut ::std::vec::Vec<#krate::Violation>) {
             #(#fields)*
             #form
@@ -189,7 +212,7 @@ fn choice(cont: &Container) -> TokenStream {
     )
 }
 
-pub fn choice_impls(
+fn choice_impls(
     cont: &Container,
     krate: &Path,
     variants: TokenStream,

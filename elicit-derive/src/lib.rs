@@ -9,7 +9,6 @@ mod attr;
 mod check;
 mod ctxt;
 mod expand;
-mod fallback;
 mod keys;
 mod model;
 mod sensitive;

@@ -40,14 +40,14 @@ impl Field<'_> {
     }
 
     /// The names the field may have on the wire: its identifier and any `rename` given to serde
-    /// or schemars. A container `rename_all` changes only case and separators, which the
-    /// sensitive-name check ignores anyway.
+    /// or schemars, `rename(deserialize = "..")` included. A container `rename_all` changes only
+    /// case and separators, which the sensitive-name check ignores anyway.
     pub fn names(&self) -> impl Iterator<Item = String> + '_ {
         let renames = self
             .keys
             .iter()
             .filter(|k| k.name == "rename")
-            .filter_map(|k| k.value.as_ref().map(syn::LitStr::value));
+            .flat_map(|k| k.strings.iter().map(syn::LitStr::value));
         std::iter::once(self.ident.to_string().trim_start_matches("r#").to_owned()).chain(renames)
     }
 }

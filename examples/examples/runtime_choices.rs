@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     let Some(reply) = reply else {
         return ExitCode::SUCCESS;
     };
-    match form.parse_json(&reply) {
+    match form.parse_reply_json(&reply) {
         Ok(result) => {
             let wire = serde_json::to_string(&result).unwrap_or_else(|e| e.to_string());
             println!("{wire}");

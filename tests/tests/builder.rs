@@ -94,9 +94,9 @@ fn every_kind_writes_the_wire_form_the_parser_reads() {
     assert_eq!(serde_json::to_value(&back).unwrap(), wire);
     let ok =
         json!({"action": "accept", "content": {"name": "Ada", "party_size": 3, "tags": ["y"]}});
-    assert!(schema.parse_result_json(&ok.to_string()).is_ok());
+    assert!(schema.parse_reply_json(&ok.to_string()).is_ok());
     let bad = json!({"action": "accept", "content": {"name": "", "party_size": 13, "repo": "x"}});
-    let e = schema.parse_result_json(&bad.to_string()).unwrap_err();
+    let e = schema.parse_reply_json(&bad.to_string()).unwrap_err();
     let named: Vec<_> = e.violations().iter().filter_map(|v| v.property()).collect();
     assert_eq!(named, ["name", "party_size", "repo"]);
     assert!(matches!(schema.properties()[5].kind, Kind::Select(_)));
@@ -158,7 +158,7 @@ fn options_of_the_whole_form() {
         Some("https://json-schema.org/draft/2020-12/schema")
     );
     let extra = json!({"action": "accept", "content": {"a": "x", "b": 1}}).to_string();
-    assert!(schema.parse_result_json(&extra).is_err());
+    assert!(schema.parse_reply_json(&extra).is_err());
     // A default that breaks its own rules is an annotation, as the parser reads it: linted and
     // never filled in.
     let odd = RequestedSchema::builder()

@@ -147,7 +147,7 @@ fn outcome<T>(result: &ElicitResult<T>) -> &'static str {
 fn envelope_case(id: &str, response: &Value) -> Option<String> {
     let outcome = match id {
         // URL-mode replies: accept carries no content.
-        "go-u1" | "go-u2" | "py-19" => match UrlElicitResult::from_value(response.clone()) {
+        "go-u1" | "go-u2" | "py-19" => match UrlElicitResult::from_value(response) {
             Ok(r) => r.action().as_str().to_owned(),
             Err(_) => "error".into(),
         },
@@ -212,7 +212,7 @@ fn run(case: &Value) -> Result<(), String> {
             )),
             (Refused::Reply(property, rule), Ok(schema)) => {
                 let e = schema
-                    .parse_result(response)
+                    .parse_reply_value(response)
                     .err()
                     .ok_or("the reply must be refused, but it was accepted")?;
                 // Several violations come in form order, which a `Value`'s key order decides.
@@ -233,7 +233,7 @@ fn run(case: &Value) -> Result<(), String> {
     let schema =
         parsed.map_err(|e| format!("expected {expect}, but the schema was refused: {e}"))?;
     agree(&schema, response)?;
-    match schema.parse_result(response) {
+    match schema.parse_reply_value(response) {
         Err(e) => Err(format!("expected {expect}, got error:\n{e}")),
         Ok(r) if outcome(&r) != expect => Err(format!("expected {expect}, got {}", outcome(&r))),
         Ok(ElicitResult::Accept(content)) => {
@@ -280,8 +280,8 @@ fn numbers_as_values(value: &Value) -> Value {
 
 /// The JSON-text entry point reaches the verdict of the value one.
 fn agree(schema: &RequestedSchema, response: &Value) -> Result<(), String> {
-    let from_value = schema.parse_result(response);
-    let from_text = schema.parse_result_json(&response.to_string());
+    let from_value = schema.parse_reply_value(response);
+    let from_text = schema.parse_reply_json(&response.to_string());
     if from_value == from_text {
         Ok(())
     } else {

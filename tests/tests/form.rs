@@ -74,30 +74,30 @@ fn a_string_field_becomes_a_select_of_this_requests_choices() {
     );
 
     let ok = accept(json!({"repo": "web", "branch": "main", "labels": ["bug"]}));
-    let Ok(ElicitResult::Accept(pr)) = form.parse_json(&ok) else {
+    let Ok(ElicitResult::Accept(pr)) = form.parse_reply_json(&ok) else {
         panic!("accepted")
     };
     assert_eq!(pr.repo, "web");
     let value: serde_json::Value = serde_json::from_str(&ok).unwrap();
     assert!(matches!(
-        form.parse_value(&value),
+        form.parse_reply_value(&value),
         Ok(ElicitResult::Accept(_))
     ));
     // A value T could hold, but not a choice of this request.
     let other = accept(json!({"repo": "cli", "branch": "main", "labels": ["bug"]}));
     assert!(
         PullRequest::requested_schema()
-            .parse_result_json(&other)
+            .parse_reply_json(&other)
             .is_ok()
     );
-    assert_eq!(refused_property(form.parse_json(&other)), ["repo"]);
+    assert_eq!(refused_property(form.parse_reply_json(&other)), ["repo"]);
     // Another request's choices are that request's.
     let next = Form::<PullRequest>::new().choices("repo", ["cli"]).unwrap();
-    assert!(next.parse_json(&other).is_ok());
-    assert_eq!(refused_property(next.parse_json(&ok)), ["repo"]);
+    assert!(next.parse_reply_json(&other).is_ok());
+    assert_eq!(refused_property(next.parse_reply_json(&ok)), ["repo"]);
     // Decline and cancel carry no value.
     assert!(matches!(
-        form.parse_json(r#"{"action":"decline"}"#),
+        form.parse_reply_json(r#"{"action":"decline"}"#),
         Ok(ElicitResult::Decline)
     ));
 }
@@ -121,14 +121,14 @@ fn enum_fields_keep_only_the_choices_given_with_their_titles() {
     };
     assert!(rules.unique);
     let twice = accept(json!({"repo": "a", "branch": "b", "labels": ["bug", "bug"]}));
-    assert_eq!(refused_property(form.parse_json(&twice)), ["labels"]);
+    assert_eq!(refused_property(form.parse_reply_json(&twice)), ["labels"]);
     assert_eq!(
         sent["properties"]["kind"]["oneOf"],
         json!([{"const": "feature", "title": "New feature"}])
     );
     let ok =
         accept(json!({"repo": "a", "branch": "b", "labels": ["bug", "docs"], "kind": "feature"}));
-    let pr = form.parse_json(&ok).unwrap().accepted().unwrap();
+    let pr = form.parse_reply_json(&ok).unwrap().accepted().unwrap();
     assert_eq!(pr.labels, [Label::Bug, Label::Docs].into_iter().collect());
     assert_eq!(
         (pr.branch.as_str(), pr.kind, pr.reviewers),
@@ -136,7 +136,7 @@ fn enum_fields_keep_only_the_choices_given_with_their_titles() {
     );
     let other = accept(json!({"repo": "a", "branch": "b", "labels": ["feature"], "kind": "bug"}));
     assert_eq!(
-        refused_property(form.parse_json(&other)),
+        refused_property(form.parse_reply_json(&other)),
         ["labels", "kind"]
     );
 }

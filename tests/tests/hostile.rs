@@ -55,7 +55,7 @@ fn typed(reply: &str) -> ElicitError {
 
 fn runtime(reply: &str) -> ElicitError {
     Form::requested_schema()
-        .parse_result_json(reply)
+        .parse_reply_json(reply)
         .expect_err("refused")
 }
 
@@ -92,7 +92,7 @@ fn deep_nesting_is_refused_not_recursed() {
         for e in [
             ElicitResult::<Form>::from_json_with(&reply, &limits).unwrap_err(),
             Form::requested_schema()
-                .parse_result_json_with(&reply, &limits)
+                .parse_reply_json_with(&reply, &limits)
                 .unwrap_err(),
         ] {
             assert_eq!(e.to_string(), expected);
@@ -113,7 +113,7 @@ fn deep_nesting_is_refused_not_recursed() {
     let unknown = accept(&format!(r#"{{"name":"x","other":{deep}}}"#));
     assert!(ElicitResult::<Form>::from_json_with(&unknown, &limits).is_ok());
     let e = Form::requested_schema()
-        .parse_result_json_with(&unknown, &limits)
+        .parse_reply_json_with(&unknown, &limits)
         .unwrap_err();
     assert!(e.to_string().contains("recursion limit"), "{e}");
     assert!(RequestedSchema::from_json(&deep).is_err());
@@ -159,7 +159,7 @@ fn many_unknown_keys() {
         "ignored"
     );
     let runtime = Form::requested_schema()
-        .parse_result_json_with(&reply, &limits)
+        .parse_reply_json_with(&reply, &limits)
         .unwrap();
     assert_eq!(
         runtime.accepted().unwrap().len(),
@@ -188,7 +188,7 @@ fn extreme_numbers_for_every_integer_width() {
         ] {
             let reply = format!(r#"{{"action":"accept","content":{{"{field}":{number}}}}}"#);
             let r = ElicitResult::<Widths>::from_json(&reply);
-            let runtime = Widths::requested_schema().parse_result_json(&reply);
+            let runtime = Widths::requested_schema().parse_reply_json(&reply);
             assert_eq!(r.is_ok(), runtime.is_ok(), "{field}={number}");
             match (expected, r) {
                 ("ok", r) => assert!(r.is_ok(), "{field}={number}: {r:?}"),
@@ -283,10 +283,14 @@ fn a_schema_with_more_properties_than_the_index_holds_still_finds_them() {
     )
     .unwrap();
     let reply = json!({"action": "accept", "content": {"p0": 1, "p69999": 2}});
-    let content = schema.parse_result(&reply).unwrap().accepted().unwrap();
+    let content = schema
+        .parse_reply_value(&reply)
+        .unwrap()
+        .accepted()
+        .unwrap();
     assert_eq!(content.len(), 2);
     let e = schema
-        .parse_result(&json!({"action": "accept", "content": {"p0": "x"}}))
+        .parse_reply_value(&json!({"action": "accept", "content": {"p0": "x"}}))
         .unwrap_err();
     let rules: Vec<_> = e
         .violations()
@@ -357,14 +361,14 @@ fn errors_are_capped() {
     .unwrap();
     let items: Vec<&str> = vec!["zz"; 5000];
     let reply = json!({"action": "accept", "content": {"tags": items}});
-    let e = schema.parse_result(&reply).unwrap_err();
+    let e = schema.parse_reply_value(&reply).unwrap_err();
     assert_eq!(e.violations().len(), 101);
     assert_eq!(e.violations()[100].rule(), &Rule::More(4900));
     assert!(e.to_string().ends_with("and 4900 more violations"), "{}", e);
-    let e = schema.parse_result_json(&reply.to_string()).unwrap_err();
+    let e = schema.parse_reply_json(&reply.to_string()).unwrap_err();
     assert_eq!(e.violations().len(), 101);
     let all = schema
-        .parse_result_json_with(&reply.to_string(), &Limits::UNLIMITED)
+        .parse_reply_json_with(&reply.to_string(), &Limits::UNLIMITED)
         .unwrap_err();
     assert_eq!(all.violations().len(), 5000);
 }
@@ -386,7 +390,7 @@ fn pattern_work_per_reply_is_bounded() {
     let reply = json!({"action": "accept", "content": {"a": long, "b": long}});
     let tight = Limits::default().with_max_pattern_work(1 << 24);
     let e = schema
-        .parse_result_json_with(&reply.to_string(), &tight)
+        .parse_reply_json_with(&reply.to_string(), &tight)
         .unwrap_err();
     assert!(
         e.violations()
@@ -396,7 +400,7 @@ fn pattern_work_per_reply_is_bounded() {
     );
     // Within the budget, the pattern decides.
     let short = json!({"action": "accept", "content": {"a": "abc", "b": "ABC"}});
-    let e = schema.parse_result(&short).unwrap_err();
+    let e = schema.parse_reply_value(&short).unwrap_err();
     assert_eq!(e.violations().len(), 1);
     assert!(matches!(e.violations()[0].rule(), Rule::Pattern(_)));
 }
@@ -410,13 +414,13 @@ fn the_reply_size_limit_is_inclusive() {
     assert!(ElicitResult::<Form>::from_json_with(reply, &at).is_ok());
     assert!(
         Form::requested_schema()
-            .parse_result_json_with(reply, &at)
+            .parse_reply_json_with(reply, &at)
             .is_ok()
     );
     let refused = [
         ElicitResult::<Form>::from_json_with(reply, &under).unwrap_err(),
         Form::requested_schema()
-            .parse_result_json_with(reply, &under)
+            .parse_reply_json_with(reply, &under)
             .unwrap_err(),
     ];
     for e in refused {

@@ -17,7 +17,7 @@ fn accept(content: Value) -> String {
 
 /// The properties each violation of `reply` names, in order.
 fn refused(schema: &RequestedSchema, reply: &str) -> Vec<String> {
-    let e = schema.parse_result_json(reply).expect_err("refused");
+    let e = schema.parse_reply_json(reply).expect_err("refused");
     e.violations()
         .iter()
         .map(|v| v.property().unwrap_or("-").to_owned())
@@ -63,12 +63,12 @@ fn the_unknown_key_rule_is_read_and_set() {
     let mut s = schema(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
     let reply = accept(json!({"a": "x", "extra": 1}));
     assert!(!s.denies_unknown());
-    assert!(s.parse_result_json(&reply).is_ok());
+    assert!(s.parse_reply_json(&reply).is_ok());
     s.set_deny_unknown(true);
     assert!(s.denies_unknown());
     assert_eq!(refused(&s, &reply), ["extra"]);
     s.set_deny_unknown(false);
-    assert!(s.parse_result_json(&reply).is_ok());
+    assert!(s.parse_reply_json(&reply).is_ok());
 }
 
 #[test]
@@ -139,11 +139,8 @@ fn long_choice_lists_find_each_choice_of_their_own_property() {
         "many": {"type": "array", "items": {"type": "string", "enum": long_choices("c")}}
     }}));
     let ok = accept(json!({"first": "a39", "flag": true, "second": "b17", "many": ["c0", "c39"]}));
-    let content = s.parse_result_json(&ok).expect("accepted").accepted();
-    assert_eq!(
-        content.unwrap().get("second").map(|v| v.to_value()),
-        Some(json!("b17"))
-    );
+    let content = s.parse_reply_json(&ok).expect("accepted").accepted();
+    assert_eq!(content.unwrap().get("second").cloned(), Some(json!("b17")));
     for (content, property) in [
         (json!({"first": "b17"}), "first"),
         (json!({"second": "a39"}), "second"),
@@ -163,7 +160,7 @@ fn a_form_over_64_properties_checks_every_required_one() {
     let required = ["p3", "p60", "p66"];
     let s = schema(json!({"type": "object", "properties": properties, "required": required}));
     let all = accept(json!({"p3": 1, "p60": 2, "p66": 3}));
-    assert!(s.parse_result_json(&all).is_ok());
+    assert!(s.parse_reply_json(&all).is_ok());
     assert_eq!(refused(&s, &accept(json!({"p3": 1, "p66": 3}))), ["p60"]);
     assert_eq!(refused(&s, &accept(json!({"p60": 1, "p66": 3}))), ["p3"]);
     assert_eq!(refused(&s, &accept(json!({"p3": 1, "p60": 3}))), ["p66"]);

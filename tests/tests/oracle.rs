@@ -264,7 +264,7 @@ proptest! {
         );
         // The reply paths reach the same verdict.
         let reply = json!({"action": "accept", "content": content});
-        prop_assert_eq!(ours.parse_result(&reply).is_ok(), expected);
-        prop_assert_eq!(ours.parse_result_json(&reply.to_string()).is_ok(), expected);
+        prop_assert_eq!(ours.parse_reply_value(&reply).is_ok(), expected);
+        prop_assert_eq!(ours.parse_reply_json(&reply.to_string()).is_ok(), expected);
     }
 }

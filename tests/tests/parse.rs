@@ -470,7 +470,7 @@ fn unknown_keys_are_ignored_unless_the_form_denies_them() {
     let typed = serde_json::from_str::<ElicitResult<Form>>(&text);
     assert!(typed.is_ok(), "{:?}", typed.err());
     let value = json!({"action": "accept", "content": content});
-    assert!(ElicitResult::<Form>::from_value(value).is_ok());
+    assert!(ElicitResult::<Form>::from_value(&value).is_ok());
     let reply = json!({"action": "accept", "content": valid(), "_meta": {"progressToken": 1}, "other": [null]});
     assert!(ElicitResult::<Form>::from_json(&reply.to_string()).is_ok());
 
@@ -530,13 +530,13 @@ fn from_value_applies_the_same_rules() {
     bad["age"] = json!("30");
     bad["name"] = json!("");
     let from_value =
-        ElicitResult::<Form>::from_value(json!({"action": "accept", "content": bad.clone()}))
+        ElicitResult::<Form>::from_value(&json!({"action": "accept", "content": bad.clone()}))
             .unwrap_err();
     let from_json = errors(&accept(bad));
     assert_eq!(from_value, from_json);
     assert_eq!(from_value.violations().len(), 2);
     assert!(matches!(
-        ElicitResult::<Form>::from_value(json!({"action": "accept", "content": valid()})),
+        ElicitResult::<Form>::from_value(&json!({"action": "accept", "content": valid()})),
         Ok(ElicitResult::Accept(_))
     ));
 }
@@ -584,7 +584,7 @@ fn serialize_writes_the_wire_form() {
     );
     assert_eq!(wire["content"]["note"], "none");
     // What is written parses back to the same value.
-    assert_eq!(ElicitResult::<Form>::from_value(wire).unwrap(), form);
+    assert_eq!(ElicitResult::<Form>::from_value(&wire).unwrap(), form);
 }
 
 #[test]
@@ -686,7 +686,7 @@ proptest! {
     ) {
         let text = reply.to_string();
         let from_json = ElicitResult::<Form>::from_json(&text);
-        let from_value = ElicitResult::<Form>::from_value(reply.clone());
+        let from_value = ElicitResult::<Form>::from_value(&reply);
         for outcome in [&from_json, &from_value] {
             if let Err(e) = outcome {
                 prop_assert!(!e.violations().is_empty());

@@ -94,7 +94,7 @@ fn items_of_a_multi_select_and_runtime_labels() {
         .build()
         .unwrap();
     let e = schema
-        .parse_result_json(&reply(json!({"extras": ["cake", "balloons"], "count": 0})))
+        .parse_reply_json(&reply(json!({"extras": ["cake", "balloons"], "count": 0})))
         .unwrap_err();
     // A runtime field without a title is shown by its name, as the client showed it.
     assert_eq!(
@@ -103,7 +103,7 @@ fn items_of_a_multi_select_and_runtime_labels() {
          Extras allows at most 1 choice; count must be at least 1 (you entered 0)"
     );
     let e = schema
-        .parse_result_json(r#"{"action":"maybe"}"#)
+        .parse_reply_json(r#"{"action":"maybe"}"#)
         .unwrap_err();
     assert_eq!(e.user_text(&schema), "The answer could not be read");
 }
@@ -115,7 +115,7 @@ fn asked_again(
     content: &serde_json::Value,
 ) -> (RequestedSchema, Vec<Option<serde_json::Value>>) {
     let error = schema
-        .parse_result(&json!({"action": "accept", "content": content}))
+        .parse_reply_value(&json!({"action": "accept", "content": content}))
         .unwrap_err();
     let again = schema.prefilled(content.as_object().unwrap(), &error);
     let defaults = again
@@ -176,7 +176,7 @@ fn violations_past_the_cap_are_counted_in_words() {
         .unwrap();
     let capped = elicit_core::Limits::DEFAULT.with_max_violations(1);
     let e = schema
-        .parse_result_json_with(&reply(json!({})), &capped)
+        .parse_reply_json_with(&reply(json!({})), &capped)
         .unwrap_err();
     assert_eq!(e.user_text(&schema), "A is required; and 2 more problems");
 }
@@ -283,15 +283,12 @@ fn asking_again_keeps_numbers_choices_and_replaces_broken_defaults() {
     );
     let reply =
         json!({"action": "accept", "content": {"name": "Ada", "party_size": 4, "seat": "in"}});
-    let ElicitResult::Accept(content) = again.parse_result(&reply).unwrap() else {
+    let ElicitResult::Accept(content) = again.parse_reply_value(&reply).unwrap() else {
         panic!("accepted");
     };
-    assert_eq!(
-        content.get("code").map(|v| v.to_value()),
-        Some(json!("abc"))
-    );
+    assert_eq!(content.get("code").cloned(), Some(json!("abc")));
     // The original form never fills in its broken default.
-    let ElicitResult::Accept(content) = schema.parse_result(&reply).unwrap() else {
+    let ElicitResult::Accept(content) = schema.parse_reply_value(&reply).unwrap() else {
         panic!("accepted");
     };
     assert_eq!(content.get("code"), None);

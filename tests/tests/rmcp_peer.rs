@@ -590,7 +590,7 @@ fn request_and_result_conversions_both_ways() {
     }
     assert!(UrlRequest::try_from(&ElicitRequestParams::try_from(&form).unwrap()).is_err());
 
-    let ours: ElicitResult<Booking> = ElicitResult::from_value(accept(ada())).unwrap();
+    let ours: ElicitResult<Booking> = ElicitResult::from_value(&accept(ada())).unwrap();
     let theirs = rmcp::model::ElicitResult::try_from(&ours).unwrap();
     assert_eq!(ElicitResult::<Booking>::from_rmcp(&theirs).unwrap(), ours);
     for ours in [ElicitResult::<Booking>::Decline, ElicitResult::Cancel] {

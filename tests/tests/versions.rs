@@ -343,7 +343,7 @@ fn full_reply() -> Value {
 #[test]
 fn absent_fields_take_their_defaults_and_formats_parse_into_real_types() {
     let reply = json!({"action": "accept", "content": full_reply()});
-    let r = ElicitResult::<Reservation>::from_value(reply)
+    let r = ElicitResult::<Reservation>::from_value(&reply)
         .unwrap()
         .accepted()
         .unwrap();
@@ -393,7 +393,7 @@ fn formats_are_parsed_strictly() {
         let mut content = full_reply();
         content[key] = json!(value);
         let e = ElicitResult::<Reservation>::from_value(
-            json!({"action": "accept", "content": content}),
+            &json!({"action": "accept", "content": content}),
         )
         .unwrap_err();
         assert_eq!(e.violations().len(), 1, "{key}={value}: {e}");
@@ -449,7 +449,7 @@ fn multi_select_items_duplicates_and_counts() {
         content["extras"] = extras.clone();
         content["usual_extras"] = json!(["Cake", "Cake"]); // a Vec keeps duplicates
         let r = ElicitResult::<Reservation>::from_value(
-            json!({"action": "accept", "content": content}),
+            &json!({"action": "accept", "content": content}),
         );
         match rule {
             None => assert!(r.is_ok(), "{extras}: {r:?}"),
@@ -640,7 +640,7 @@ fn completion_notification_and_url_required_error_are_2025_11_25_only() {
 
 #[test]
 fn results_the_crate_writes_conform() {
-    let simple = ElicitResult::<Simple>::from_value(json!({"action": "accept", "content": {
+    let simple = ElicitResult::<Simple>::from_value(&json!({"action": "accept", "content": {
         "name": "Ada", "seat": "outdoor", "contact": "ada@example.com", "day": "2026-01-02", "party_size": 4
     }}))
     .unwrap();
@@ -664,7 +664,7 @@ fn results_the_crate_writes_conform() {
     // The official files type content numbers as `integer` where the protocol says `number`
     // (see the conformance README): a fractional number is the only thing they refuse.
     let reservation = ElicitResult::<Reservation>::from_value(
-        json!({"action": "accept", "content": full_reply()}),
+        &json!({"action": "accept", "content": full_reply()}),
     )
     .unwrap();
     let wire = serde_json::to_value(&reservation).unwrap();

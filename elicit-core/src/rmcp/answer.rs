@@ -202,11 +202,3 @@ impl Ask {
         !self.asks_in_rounds() || !stop.is_input_required()
     }
 }
-
-/// Of two stops, the one that ends the call: a failure over a wait for answers.
-pub(crate) fn graver(first: Option<Interrupt>, next: Interrupt) -> Interrupt {
-    match first {
-        Some(first) if !first.is_input_required() || next.is_input_required() => first,
-        _ => next,
-    }
-}

@@ -11,12 +11,9 @@ use ::rmcp::service::{RequestContext, RoleServer};
 
 use super::asked::{Asked, Interrupt};
 use super::peer::negotiated_version;
-use super::question::{FormQuestion, Questions, SchemaQuestion, UrlQuestion};
 use super::state::{Binding, Carried, StateError, StateKey};
-use crate::Elicit;
-use crate::model::RequestedSchema;
+use crate::protocol::round_trip::{InputRequests, InputRequired};
 use crate::retry::Attempt;
-use crate::round_trip::{InputRequests, InputRequired};
 use crate::version::ProtocolVersion;
 
 /// How many rounds a call may take by default, as rmcp's and the other SDKs' clients allow.
@@ -192,73 +189,6 @@ impl Ask {
     /// The request's context.
     pub fn context(&self) -> &RequestContext<RoleServer> {
         &self.context
-    }
-
-    /// Asks for a `T` under `key`, with `T`'s message and its schema for the request's
-    /// version. Await it for the validated `ElicitResult<T>`; set a message, a retry policy or
-    /// a timeout on it first.
-    pub fn form<T: Elicit>(&self, key: impl Into<String>) -> FormQuestion<'_, T> {
-        FormQuestion::new(self, key.into())
-    }
-
-    /// Asks for a `T` under `key` with the schema and message of `form`: run-time choices
-    /// (see [`Form`](crate::Form)). The answer is checked against the choices sent.
-    pub fn form_with<'a, T: Elicit>(
-        &'a self,
-        key: impl Into<String>,
-        form: &'a crate::Form<T>,
-    ) -> FormQuestion<'a, T> {
-        FormQuestion::of(self, key.into(), form)
-    }
-
-    /// Asks a yes/no question: the [`Confirm`](crate::Confirm) form with `message`, under the
-    /// key `confirm: {message}`. Await it, then ask the answer
-    /// [`is_confirmed`](crate::ElicitResult::is_confirmed).
-    pub fn confirm(&self, message: impl Into<String>) -> FormQuestion<'_, crate::Confirm> {
-        let message = message.into();
-        FormQuestion::new(self, format!("confirm: {message}")).message(message)
-    }
-
-    /// Asks for the form of a schema built or received at run time, under `key`. The answer is
-    /// its [`Content`](crate::Content), validated against the schema.
-    pub fn schema<'a>(
-        &'a self,
-        key: impl Into<String>,
-        message: impl Into<String>,
-        schema: &'a RequestedSchema,
-    ) -> SchemaQuestion<'a> {
-        SchemaQuestion::new(self, key.into(), message.into(), schema)
-    }
-
-    /// Sends the user to `url` (URL mode) under `key`. Await it for the `UrlElicitResult`.
-    pub fn url(
-        &self,
-        key: impl Into<String>,
-        message: impl Into<String>,
-        url: impl Into<String>,
-    ) -> UrlQuestion<'_> {
-        UrlQuestion::new(self, key.into(), message.into(), url.into())
-    }
-
-    /// Asks independent questions together: on 2026-07-28 in one round, one `inputRequests`
-    /// entry each; before, as live requests one after another.
-    ///
-    /// ```
-    /// # use elicit_core::prelude::*;
-    /// # #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
-    /// # /// Where to?
-    /// # struct Trip { city: String }
-    /// # #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
-    /// # /// Anything you can't eat?
-    /// # struct Diet { vegetarian: bool }
-    /// # async fn body(ask: &Ask) -> Result<(), Interrupt> {
-    /// let (trip, diet) = ask.all((ask.form::<Trip>("trip"), ask.form::<Diet>("diet"))).await?;
-    /// # let _ = (trip, diet);
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn all<Q: Questions>(&self, questions: Q) -> Result<Q::Output, Interrupt> {
-        questions.answer_all(self).await
     }
 
     /// Every attempt at the question under `key` so far: with a retry policy, one per time it

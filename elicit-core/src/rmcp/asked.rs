@@ -12,7 +12,7 @@ use ::rmcp::model::{
 use super::peer::PeerElicitError;
 use super::state::StateError;
 use crate::error::ElicitError;
-use crate::url_mode::UrlRequestError;
+use crate::protocol::url_mode::UrlRequestError;
 use crate::version::ProtocolVersion;
 
 /// The two modes of elicitation a client may declare.
@@ -249,5 +249,13 @@ impl<R> Asked<R> {
 impl<R: IntoCallToolResult> IntoCallToolResult for Asked<R> {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
         self.into_response()
+    }
+}
+
+/// Of two stops, the one that ends the call: a failure over a wait for answers.
+pub(crate) fn graver(first: Option<Interrupt>, next: Interrupt) -> Interrupt {
+    match first {
+        Some(first) if !first.is_input_required() || next.is_input_required() => first,
+        _ => next,
     }
 }

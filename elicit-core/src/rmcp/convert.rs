@@ -10,13 +10,13 @@ use ::rmcp::model as m;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::Elicit;
+use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
-use crate::model::{Kind, RequestedSchema};
-use crate::request::FormRequest;
+use crate::protocol::request::FormRequest;
+use crate::protocol::round_trip::{InputRequests, InputRequired, InputResponses};
+use crate::protocol::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
 use crate::result::ElicitResult;
-use crate::round_trip::{InputRequests, InputRequired, InputResponses};
-use crate::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
+use crate::schema::{Kind, RequestedSchema};
 use crate::version::ProtocolVersion;
 
 /// A value that one model can hold and the other cannot.
@@ -182,16 +182,14 @@ impl<T: Elicit> ElicitResult<T> {
     pub fn from_rmcp(result: &m::ElicitResult) -> Result<Self, ElicitError> {
         match result.action {
             m::ElicitationAction::Accept => {
-                let content = crate::validate::run::from_content(
-                    T::requested_schema(),
-                    result.content.as_ref(),
-                )?;
+                let content =
+                    crate::reply::from_content(T::requested_schema(), result.content.as_ref())?;
                 ElicitResult::Accept(content).check()
             }
             m::ElicitationAction::Decline => Ok(ElicitResult::Decline),
             m::ElicitationAction::Cancel => Ok(ElicitResult::Cancel),
             // An action rmcp adds later is refused rather than guessed.
-            _ => Self::from_value_ref(&reply_value(result)),
+            _ => Self::from_value(&reply_value(result)),
         }
     }
 }
@@ -211,7 +209,7 @@ impl<T: Serialize> TryFrom<&ElicitResult<T>> for m::ElicitResult {
 impl UrlElicitResult {
     /// Reads rmcp's result of a URL-mode elicitation: only the action matters.
     pub fn from_rmcp(result: &m::ElicitResult) -> Result<Self, ElicitError> {
-        UrlElicitResult::from_value_ref(&reply_value(result))
+        UrlElicitResult::from_value(&reply_value(result))
     }
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use ::rmcp::model as m;
 use ::rmcp::service::{Peer, RoleServer, ServiceError};
 
-use crate::Elicit;
+use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
 use crate::result::ElicitResult;
 use crate::retry::{self, Retried, RetryPolicy};

@@ -13,18 +13,88 @@ use serde_json::Value;
 use super::ask::Ask;
 use super::asked::{ElicitMode, Interrupt};
 use super::peer::PeerElicitError;
-use crate::Elicit;
-use crate::content::Content;
+use crate::elicit::Elicit;
 use crate::error::ElicitError;
 use crate::form::Form;
-use crate::model::RequestedSchema;
-use crate::request::FormRequest;
+use crate::limits::Limits;
+use crate::protocol::request::FormRequest;
+use crate::protocol::round_trip::InputRequests;
+use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
+use crate::reply;
 use crate::result::{ElicitAction, ElicitResult};
 use crate::retry::{AttemptOutcome, RetryPolicy};
-use crate::round_trip::InputRequests;
-use crate::url_mode::{UrlElicitResult, UrlRequest};
-use crate::validate::run;
+use crate::runtime::Content;
+use crate::schema::RequestedSchema;
 use crate::version::ProtocolVersion;
+
+impl Ask {
+    /// Asks for a `T` under `key`, with `T`'s message and its schema for the request's
+    /// version. Await it for the validated `ElicitResult<T>`; set a message, a retry policy or
+    /// a timeout on it first.
+    pub fn form<T: Elicit>(&self, key: impl Into<String>) -> FormQuestion<'_, T> {
+        FormQuestion::new(self, key.into())
+    }
+
+    /// Asks for a `T` under `key` with the schema and message of `form`: run-time choices
+    /// (see [`Form`](crate::Form)). The answer is checked against the choices sent.
+    pub fn form_with<'a, T: Elicit>(
+        &'a self,
+        key: impl Into<String>,
+        form: &'a crate::Form<T>,
+    ) -> FormQuestion<'a, T> {
+        FormQuestion::of(self, key.into(), form)
+    }
+
+    /// Asks a yes/no question: the [`Confirm`](crate::Confirm) form with `message`, under the
+    /// key `confirm: {message}`. Await it, then ask the answer
+    /// [`is_confirmed`](crate::ElicitResult::is_confirmed).
+    pub fn confirm(&self, message: impl Into<String>) -> FormQuestion<'_, crate::Confirm> {
+        let message = message.into();
+        FormQuestion::new(self, format!("confirm: {message}")).message(message)
+    }
+
+    /// Asks for the form of a schema built or received at run time, under `key`. The answer is
+    /// its [`Content`](crate::Content), validated against the schema.
+    pub fn schema<'a>(
+        &'a self,
+        key: impl Into<String>,
+        message: impl Into<String>,
+        schema: &'a RequestedSchema,
+    ) -> SchemaQuestion<'a> {
+        SchemaQuestion::new(self, key.into(), message.into(), schema)
+    }
+
+    /// Sends the user to `url` (URL mode) under `key`. Await it for the `UrlElicitResult`.
+    pub fn url(
+        &self,
+        key: impl Into<String>,
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> UrlQuestion<'_> {
+        UrlQuestion::new(self, key.into(), message.into(), url.into())
+    }
+
+    /// Asks independent questions together: on 2026-07-28 in one round, one `inputRequests`
+    /// entry each; before, as live requests one after another.
+    ///
+    /// ```
+    /// # use elicit_core::prelude::*;
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+    /// # /// Where to?
+    /// # struct Trip { city: String }
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+    /// # /// Anything you can't eat?
+    /// # struct Diet { vegetarian: bool }
+    /// # async fn body(ask: &Ask) -> Result<(), Interrupt> {
+    /// let (trip, diet) = ask.all((ask.form::<Trip>("trip"), ask.form::<Diet>("diet"))).await?;
+    /// # let _ = (trip, diet);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn all<Q: Questions>(&self, questions: Q) -> Result<Q::Output, Interrupt> {
+        questions.answer_all(self).await
+    }
+}
 
 /// A question asked through [`Ask`]: [`FormQuestion`] or [`UrlQuestion`]. Await one on its
 /// own, or pass several to [`Ask::all`] to ask them in one round.
@@ -268,8 +338,8 @@ impl<T: Elicit + Send> Question for FormQuestion<'_, T> {
         match self.sent {
             // The schema sent for the newest version: a down-levelled one takes the same
             // values (titles and defaults differ, never what is valid).
-            Some(schema) => run::from_value(schema, reply)?.check(),
-            None => ElicitResult::from_value_ref(reply),
+            Some(schema) => reply::from_value(schema, reply, &Limits::DEFAULT)?.check(),
+            None => ElicitResult::from_value(reply),
         }
     }
 }
@@ -365,7 +435,7 @@ impl Question for SchemaQuestion<'_> {
     }
 
     fn read(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
-        self.schema.parse_result(reply)
+        self.schema.parse_reply_value(reply)
     }
 }
 
@@ -451,7 +521,7 @@ impl Question for UrlQuestion<'_> {
     }
 
     fn read(&self, reply: &Value) -> Result<UrlElicitResult, ElicitError> {
-        UrlElicitResult::from_value_ref(reply)
+        UrlElicitResult::from_value(reply)
     }
 }
 
@@ -510,7 +580,7 @@ macro_rules! questions {
                             match ask.answer(&$question).await {
                                 Ok(answer) => Some(answer),
                                 Err(e) => {
-                                    stop = Some(super::answer::graver(stop, e));
+                                    stop = Some(super::asked::graver(stop, e));
                                     None
                                 }
                             }

@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 use super::ask::Ask;
 use super::asked::{Asked, Interrupt};
 use super::question::Params;
-use crate::request::FormRequest;
-use crate::round_trip::{InputRequired, InputResponses};
-use crate::url_mode::UrlRequest;
+use crate::protocol::request::FormRequest;
+use crate::protocol::round_trip::{InputRequired, InputResponses};
+use crate::protocol::url_mode::UrlRequest;
 use crate::version::ProtocolVersion;
 
 /// What one run of a 2026-style handler came to.

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 
-use crate::field::ElicitValue;
+use crate::derive_support::ElicitValue;
 
 impl ElicitValue for NaiveDate {}
 impl ElicitValue for DateTime<Utc> {}

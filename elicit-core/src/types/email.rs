@@ -9,9 +9,8 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserialize, Deserializer};
 use serde::{Serialize, Serializer};
 
-use crate::field::ElicitValue;
-use crate::model::Format;
-use crate::validate::format::is_valid;
+use crate::derive_support::ElicitValue;
+use crate::schema::Format;
 
 /// A string that does not have the format its type requires.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +64,7 @@ impl Email {
     /// Checks `address` and wraps it.
     pub fn new(address: impl Into<String>) -> Result<Email, InvalidFormat> {
         let address = address.into();
-        if is_valid(Format::Email, &address) {
+        if Format::Email.is_valid(&address) {
             Ok(Email(address))
         } else {
             Err(InvalidFormat::new(Format::Email, &address))

@@ -16,9 +16,8 @@ use serde::{Serialize, Serializer};
 use time::format_description::well_known::Rfc3339;
 
 use super::InvalidFormat;
-use crate::field::ElicitValue;
-use crate::model::Format;
-use crate::validate::format::is_valid;
+use crate::derive_support::ElicitValue;
+use crate::schema::Format;
 
 /// A calendar date, sent and read as an RFC 3339 full-date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -33,7 +32,7 @@ impl FromStr for Date {
 
     fn from_str(s: &str) -> Result<Date, InvalidFormat> {
         let invalid = || InvalidFormat::new(Format::Date, s);
-        if !is_valid(Format::Date, s) {
+        if !Format::Date.is_valid(s) {
             return Err(invalid());
         }
         // The format check guarantees `YYYY-MM-DD` of ASCII digits.
@@ -65,7 +64,7 @@ impl FromStr for OffsetDateTime {
 
     fn from_str(s: &str) -> Result<OffsetDateTime, InvalidFormat> {
         let invalid = || InvalidFormat::new(Format::DateTime, s);
-        if !is_valid(Format::DateTime, s) {
+        if !Format::DateTime.is_valid(s) {
             return Err(invalid());
         }
         time::OffsetDateTime::parse(s, &Rfc3339)

@@ -8,11 +8,11 @@ fn rules(property: Value, value: Value) -> Vec<Rule> {
         RequestedSchema::from_value(json!({"type": "object", "properties": {"p": property}}))
             .unwrap();
     let reply = json!({"action": "accept", "content": {"p": value}});
-    let from_value = match schema.parse_result(&reply) {
+    let from_value = match schema.parse_reply_value(&reply) {
         Ok(_) => Vec::new(),
         Err(e) => e.violations().iter().map(|v| v.rule().clone()).collect(),
     };
-    let from_text = match schema.parse_result_json(&reply.to_string()) {
+    let from_text = match schema.parse_reply_json(&reply.to_string()) {
         Ok(_) => Vec::new(),
         Err(e) => e.violations().iter().map(|v| v.rule().clone()).collect(),
     };
@@ -97,12 +97,15 @@ fn the_string_limit_at_its_edge() {
     .unwrap();
     let limit = Limits::default().max_string_bytes();
     let reply = |n: usize| json!({"action": "accept", "content": {"p": "x".repeat(n)}});
-    assert!(schema.parse_result(&reply(limit)).is_ok(), "exactly 64 KiB");
-    assert!(schema.parse_result_json(&reply(limit).to_string()).is_ok());
-    let e = schema.parse_result(&reply(limit + 1)).unwrap_err();
+    assert!(
+        schema.parse_reply_value(&reply(limit)).is_ok(),
+        "exactly 64 KiB"
+    );
+    assert!(schema.parse_reply_json(&reply(limit).to_string()).is_ok());
+    let e = schema.parse_reply_value(&reply(limit + 1)).unwrap_err();
     assert_eq!(e.violations()[0].rule(), &Rule::TooLong(limit));
     let e = schema
-        .parse_result_json(&reply(limit + 1).to_string())
+        .parse_reply_json(&reply(limit + 1).to_string())
         .unwrap_err();
     assert_eq!(e.violations()[0].rule(), &Rule::TooLong(limit));
 }
@@ -122,7 +125,7 @@ fn integral_floats_become_integers_of_either_sign() {
         (json!(-2147483648.0), i32::MIN),
     ] {
         let reply = json!({"action": "accept", "content": {"n": n}});
-        match ElicitResult::<Signed>::from_value(reply.clone()) {
+        match ElicitResult::<Signed>::from_value(&reply) {
             Ok(ElicitResult::Accept(s)) => assert_eq!(s.n, expected, "{n}"),
             other => panic!("{n}: {other:?}"),
         }
@@ -132,5 +135,5 @@ fn integral_floats_become_integers_of_either_sign() {
         }
     }
     let reply = json!({"action": "accept", "content": {"n": -2147483649.0}});
-    assert!(ElicitResult::<Signed>::from_value(reply).is_err());
+    assert!(ElicitResult::<Signed>::from_value(&reply).is_err());
 }

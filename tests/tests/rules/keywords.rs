@@ -11,7 +11,7 @@ fn with(property: Value) -> Result<RequestedSchema, elicit_core::SchemaError> {
 
 fn accepts(schema: &RequestedSchema, value: Value) -> bool {
     schema
-        .parse_result(&json!({"action": "accept", "content": {"p": value}}))
+        .parse_reply_value(&json!({"action": "accept", "content": {"p": value}}))
         .is_ok()
 }
 
@@ -118,11 +118,11 @@ fn an_empty_form_ignores_unknown_keys_like_any_other_form() {
     let empty = RequestedSchema::from_value(json!({"type": "object", "properties": {}})).unwrap();
     let reply = json!({"action": "accept", "content": {"extra": 1}});
     assert!(matches!(
-        empty.parse_result(&reply),
+        empty.parse_reply_value(&reply),
         Ok(ElicitResult::Accept(_))
     ));
     let text = reply.to_string();
-    assert!(empty.parse_result_json(&text).is_ok());
+    assert!(empty.parse_reply_json(&text).is_ok());
     assert!(
         empty
             .validate_content(reply["content"].as_object().unwrap())
@@ -133,7 +133,7 @@ fn an_empty_form_ignores_unknown_keys_like_any_other_form() {
         json!({"type": "object", "properties": {}, "additionalProperties": false}),
     )
     .unwrap();
-    let e = strict.parse_result(&reply).unwrap_err();
+    let e = strict.parse_reply_value(&reply).unwrap_err();
     assert_eq!(e.violations()[0].rule(), &Rule::UnknownProperty);
 }
 
@@ -169,7 +169,7 @@ fn a_default_that_breaks_its_rules_is_linted_and_never_filled_in() {
     assert_eq!(wire["properties"]["email"]["default"], "user@example.com");
     // Never filled in: not into a reply's content, not by a client.
     let ElicitResult::Accept(content) = schema
-        .parse_result(&json!({"action": "accept", "content": {}}))
+        .parse_reply_value(&json!({"action": "accept", "content": {}}))
         .unwrap()
     else {
         panic!()
@@ -177,7 +177,7 @@ fn a_default_that_breaks_its_rules_is_linted_and_never_filled_in() {
     assert_eq!(content.get("email"), None);
     assert_eq!(content.get("size"), None);
     assert_eq!(content.get("tags"), None);
-    assert_eq!(content.get("ok").map(|v| v.to_value()), Some(json!(3)));
+    assert_eq!(content.get("ok").cloned(), Some(json!(3)));
     let mut map = serde_json::Map::new();
     schema.fill_defaults(&mut map);
     assert_eq!(map.keys().collect::<Vec<_>>(), ["ok"]);

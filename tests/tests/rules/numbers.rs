@@ -16,12 +16,12 @@ fn reply(n: &str) -> String {
 /// The rules the reply `{"n": <n>}` breaks under `property`, read from text and from a value.
 fn broken(property: Value, n: &str) -> Vec<Rule> {
     let schema = schema(property);
-    let from_text = match schema.parse_result_json(&reply(n)) {
+    let from_text = match schema.parse_reply_json(&reply(n)) {
         Ok(_) => Vec::new(),
         Err(e) => e.violations().iter().map(|v| v.rule().clone()).collect(),
     };
     let value: Value = serde_json::from_str(&reply(n)).unwrap();
-    let from_value = match schema.parse_result(&value) {
+    let from_value = match schema.parse_reply_value(&value) {
         Ok(_) => Vec::new(),
         Err(e) => e.violations().iter().map(|v| v.rule().clone()).collect(),
     };
@@ -65,7 +65,7 @@ fn decimals_of_sixteen_digits_or_more_are_read_correctly_rounded() {
         .is_empty()
     );
     let e = schema(json!({"type": "integer", "maximum": -9007199254740988.0}))
-        .parse_result_json(&reply("-9007199254740987"))
+        .parse_reply_json(&reply("-9007199254740987"))
         .unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -96,7 +96,7 @@ fn typed_integer_fields_take_only_integers() {
             "{n}"
         );
         let value: Value = serde_json::from_str(&reply(n)).unwrap();
-        assert!(ElicitResult::<Small>::from_value(value).is_err(), "{n}");
+        assert!(ElicitResult::<Small>::from_value(&value).is_err(), "{n}");
     }
     for (n, expected) in [
         ("4", 4),

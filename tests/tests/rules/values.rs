@@ -21,14 +21,14 @@ fn reply(content: serde_json::Value) -> serde_json::Value {
 #[test]
 fn a_boolean_is_taken_by_a_boolean_field_on_every_entry_point() {
     let ok = reply(json!({"flag": true, "name": "x"}));
-    let from_value = ElicitResult::<Flags>::from_value(ok.clone()).unwrap();
+    let from_value = ElicitResult::<Flags>::from_value(&ok).unwrap();
     assert!(from_value.accepted().unwrap().flag);
     let via_serde: ElicitResult<Flags> = serde_json::from_value(ok.clone()).unwrap();
     assert_eq!(via_serde.accepted().unwrap().name, "x");
     let from_text = ElicitResult::<Flags>::from_json(&ok.to_string()).unwrap();
     assert!(from_text.accepted().unwrap().flag);
     let schema = Flags::requested_schema();
-    assert!(schema.parse_result(&ok).is_ok());
+    assert!(schema.parse_reply_value(&ok).is_ok());
 }
 
 #[test]
@@ -42,7 +42,7 @@ fn a_boolean_elsewhere_is_the_wrong_type_on_every_entry_point() {
     };
     let expected = vec![("name".to_owned(), Rule::Type { expected: "string" })];
     assert_eq!(
-        rules(ElicitResult::<Flags>::from_value(bad.clone()).unwrap_err()),
+        rules(ElicitResult::<Flags>::from_value(&bad).unwrap_err()),
         expected
     );
     assert_eq!(
@@ -50,7 +50,11 @@ fn a_boolean_elsewhere_is_the_wrong_type_on_every_entry_point() {
         expected
     );
     assert_eq!(
-        rules(Flags::requested_schema().parse_result(&bad).unwrap_err()),
+        rules(
+            Flags::requested_schema()
+                .parse_reply_value(&bad)
+                .unwrap_err()
+        ),
         expected
     );
 }
@@ -62,7 +66,7 @@ fn an_integral_float_stays_a_float_in_a_number_property() {
     }}))
     .unwrap();
     let content = schema
-        .parse_result(&reply(json!({"ratio": 5.0, "count": 3.0})))
+        .parse_reply_value(&reply(json!({"ratio": 5.0, "count": 3.0})))
         .unwrap()
         .accepted()
         .unwrap();
@@ -72,7 +76,7 @@ fn an_integral_float_stays_a_float_in_a_number_property() {
         "{:?}",
         content.get("ratio")
     );
-    assert_eq!(content.get("count").map(|v| v.to_value()), Some(json!(3)));
+    assert_eq!(content.get("count").cloned(), Some(json!(3)));
 }
 
 #[test]
@@ -82,8 +86,8 @@ fn checking_even_an_empty_string_against_a_pattern_costs_work() {
     }}))
     .unwrap();
     let empty = reply(json!({"code": ""})).to_string();
-    assert!(schema.parse_result_json(&empty).is_ok());
+    assert!(schema.parse_reply_json(&empty).is_ok());
     let none = Limits::DEFAULT.with_max_pattern_work(0);
-    let e = schema.parse_result_json_with(&empty, &none).unwrap_err();
+    let e = schema.parse_reply_json_with(&empty, &none).unwrap_err();
     assert_eq!(e.violations()[0].rule(), &Rule::PatternBudget);
 }

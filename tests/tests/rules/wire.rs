@@ -200,7 +200,7 @@ fn names_that_ask_for_secrets_are_linted_at_run_time() {
 #[test]
 fn the_derive_and_the_runtime_share_one_list_of_secret_names() {
     let derive = include_str!("../../../elicit-derive/src/sensitive.rs");
-    let runtime = include_str!("../../../elicit-core/src/model/sensitive.rs");
+    let runtime = include_str!("../../../elicit-core/src/schema/sensitive.rs");
     assert_eq!(
         derive, runtime,
         "copy elicit-derive/src/sensitive.rs to elicit-core"

@@ -11,5 +11,7 @@ struct Login {
     #[serde(rename = "X-Api-Key")]
     key: String,
     card_number: String,
+    #[serde(rename(deserialize = "api_key"))]
+    label: String,
 }
 fn main() {}

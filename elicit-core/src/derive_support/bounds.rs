@@ -1,0 +1,152 @@
+//! The bounds generated code asks of a form and its fields, each with an error that says what to
+//! add: the two derives a form needs besides `Elicit`, and the Rust types a field can have.
+//!
+//! `Elicit` could ask for `Deserialize` and `JsonSchema` directly, but the compiler would then
+//! report a missing one through the other crate's trait, with a long list of its implementors.
+//! These traits are implemented for every type that has the real one, and say what to add when
+//! it is missing.
+
+use serde::Deserializer;
+use serde::de::DeserializeOwned;
+use std::collections::{BTreeSet, HashSet};
+
+/// A type that implements serde's `Deserialize` for every lifetime (`DeserializeOwned`).
+///
+/// A bound of [`Elicit`](crate::Elicit) and of `#[derive(Elicit)]` on an enum; implemented for
+/// every `DeserializeOwned` type, never by hand. Generic code that deserializes a `T: Elicit`
+/// itself asks for `T: DeserializeOwned` too.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `Deserialize`, which `#[derive(Elicit)]` needs to read the reply",
+    label = "add `#[derive(serde::Deserialize)]` to `{Self}`",
+    note = "a form or a choice enum derives `Deserialize`, `JsonSchema` and `Elicit`"
+)]
+pub trait HasDeserialize: Sized {
+    #[doc(hidden)]
+    fn __elicit_deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned> HasDeserialize for T {
+    #[inline]
+    fn __elicit_deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        T::deserialize(deserializer)
+    }
+}
+
+/// A type that implements schemars' `JsonSchema`.
+///
+/// A bound of [`Elicit`](crate::Elicit) and of `#[derive(Elicit)]` on an enum; implemented for
+/// every `JsonSchema` type, never by hand.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `JsonSchema`, which `#[derive(Elicit)]` builds the form from",
+    label = "add `#[derive(schemars::JsonSchema)]` to `{Self}`",
+    note = "a form or a choice enum derives `Deserialize`, `JsonSchema` and `Elicit`"
+)]
+pub trait HasJsonSchema {
+    #[doc(hidden)]
+    fn __elicit_root_schema(generator: schemars::SchemaGenerator) -> schemars::Schema;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: schemars::JsonSchema + ?Sized> HasJsonSchema for T {
+    fn __elicit_root_schema(generator: schemars::SchemaGenerator) -> schemars::Schema {
+        generator.into_root_schema_for::<T>()
+    }
+}
+
+/// A type that can be the field of an elicitation form: an [`ElicitValue`] or an `Option` of one.
+///
+/// An `Option` field is left out of `required`; its value type is sent as it is.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of an MCP elicitation form",
+    label = "if `{Self}` is a unit enum, add `#[derive(Elicit)]` to it",
+    note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those"
+)]
+pub trait ElicitField {
+    #[doc(hidden)]
+    fn __elicit_variants() -> Option<&'static [&'static str]>;
+    #[doc(hidden)]
+    fn __elicit_enum_names() -> bool;
+}
+
+/// A type that can be a required field of a form: a primitive, a `#[derive(Elicit)]` unit enum,
+/// or a list or set of such an enum.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of an MCP elicitation form",
+    label = "if `{Self}` is a unit enum, add `#[derive(Elicit)]` to it",
+    note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those",
+    note = "nested structs, maps, tuples, nested Options and lists of anything but an Elicit enum cannot be expressed"
+)]
+pub trait ElicitValue {
+    #[doc(hidden)]
+    #[must_use]
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        None
+    }
+
+    /// Whether a titled choice enum writes its titles as `enum` + `enumNames`.
+    #[doc(hidden)]
+    #[must_use]
+    fn __elicit_enum_names() -> bool {
+        false
+    }
+}
+
+/// A unit enum that can be a single-select field, or the item of a multi-select.
+/// Implemented by `#[derive(Elicit)]` on an enum, which also needs `Deserialize` and
+/// `JsonSchema`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a choice enum, so it cannot be the item of a multi-select",
+    label = "not a #[derive(Elicit)] unit enum",
+    note = "a multi-select is a Vec, BTreeSet or HashSet of a unit enum with #[derive(Elicit)]; MCP cannot express a list of free text or numbers"
+)]
+pub trait ElicitChoice: ElicitValue + HasDeserialize + HasJsonSchema {
+    /// The variants' wire values, in declaration order.
+    fn variants() -> &'static [&'static str];
+}
+
+impl<T: ElicitValue> ElicitField for T {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        T::__elicit_variants()
+    }
+
+    fn __elicit_enum_names() -> bool {
+        T::__elicit_enum_names()
+    }
+}
+
+impl<T: ElicitValue> ElicitField for Option<T> {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        T::__elicit_variants()
+    }
+
+    fn __elicit_enum_names() -> bool {
+        T::__elicit_enum_names()
+    }
+}
+
+macro_rules! primitives {
+    ($($t:ty),*) => { $(impl ElicitValue for $t {})* };
+}
+
+primitives!(
+    String, bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
+
+impl<E: ElicitChoice> ElicitValue for Vec<E> {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        Some(E::variants())
+    }
+}
+
+impl<E: ElicitChoice> ElicitValue for BTreeSet<E> {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        Some(E::variants())
+    }
+}
+
+impl<E: ElicitChoice, S> ElicitValue for HashSet<E, S> {
+    fn __elicit_variants() -> Option<&'static [&'static str]> {
+        Some(E::variants())
+    }
+}

@@ -1,0 +1,123 @@
+//! The `elicitation/create` request params for form mode.
+
+use std::borrow::Cow;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::error::SchemaError;
+use crate::schema::RequestedSchema;
+use crate::version::ProtocolVersion;
+
+/// The params of an `elicitation/create` request in form mode:
+/// `{"mode": "form", "message": .., "requestedSchema": ..}`.
+///
+/// Build one with [`Elicit::form_request`](crate::Elicit::form_request) for a derived type, or
+/// [`FormRequest::new`] for a runtime schema. Serializing it writes the wire params.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormRequest<'a> {
+    message: Cow<'a, str>,
+    schema: Cow<'a, RequestedSchema>,
+    version: ProtocolVersion,
+}
+
+impl<'a> FormRequest<'a> {
+    /// A request for the newest protocol version.
+    pub fn new(message: impl Into<Cow<'a, str>>, schema: &'a RequestedSchema) -> Self {
+        FormRequest {
+            message: message.into(),
+            schema: Cow::Borrowed(schema),
+            version: ProtocolVersion::LATEST,
+        }
+    }
+
+    /// A request for the newest protocol version that owns its schema.
+    pub fn owned(message: impl Into<String>, schema: RequestedSchema) -> FormRequest<'static> {
+        FormRequest {
+            message: Cow::Owned(message.into()),
+            schema: Cow::Owned(schema),
+            version: ProtocolVersion::LATEST,
+        }
+    }
+
+    /// The request written for `version`: 2025-06-18 has no `mode` key, and its schema is
+    /// written down for it ([`RequestedSchema::for_version`]: titled choices as `enumNames`,
+    /// defaults only on booleans). Fails, naming the field, for what the version cannot
+    /// express (a multi-select on 2025-06-18).
+    pub fn with_version(mut self, version: ProtocolVersion) -> Result<Self, SchemaError> {
+        if !self.schema.is_written_for(version) {
+            self.schema = Cow::Owned(self.schema.for_version(version)?);
+        }
+        self.version = version;
+        Ok(self)
+    }
+
+    /// The request tagged for `version`, at least 2025-11-25, which takes every schema as it is.
+    pub(crate) fn retagged(mut self, version: ProtocolVersion) -> Self {
+        debug_assert!(version >= ProtocolVersion::V2025_11_25);
+        self.version = version;
+        self
+    }
+
+    /// Replaces the message shown to the user.
+    #[must_use]
+    pub fn with_message(mut self, message: impl Into<Cow<'a, str>>) -> Self {
+        self.message = message.into();
+        self
+    }
+
+    /// The message shown to the user.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The requested schema.
+    #[must_use]
+    pub fn schema(&self) -> &RequestedSchema {
+        &self.schema
+    }
+
+    /// The protocol version the request is written for.
+    #[must_use]
+    pub fn version(&self) -> ProtocolVersion {
+        self.version
+    }
+
+    /// The params as a JSON value.
+    #[must_use]
+    pub fn to_value(&self) -> serde_json::Value {
+        crate::protocol::jsonrpc::to_value(self)
+    }
+
+    /// The whole JSON-RPC `elicitation/create` request. 2026-07-28 has no such request (the
+    /// request goes in `inputRequests`; see [`InputRequests`](crate::InputRequests)), so a
+    /// request written for it is refused.
+    pub fn to_jsonrpc(
+        &self,
+        id: impl Into<crate::RequestId>,
+    ) -> Result<serde_json::Value, SchemaError> {
+        if self.version.has_input_requests() {
+            return Err(SchemaError::root(format!(
+                "MCP {} has no elicitation/create request: return the form in an InputRequiredResult's inputRequests",
+                self.version
+            )));
+        }
+        Ok(crate::protocol::jsonrpc::request(
+            id.into(),
+            "elicitation/create",
+            self,
+        ))
+    }
+}
+
+impl Serialize for FormRequest<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        if self.version.has_modes() {
+            map.serialize_entry("mode", "form")?;
+        }
+        map.serialize_entry("message", &self.message)?;
+        map.serialize_entry("requestedSchema", &*self.schema)?;
+        map.end()
+    }
+}

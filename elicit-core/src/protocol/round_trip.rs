@@ -1,0 +1,289 @@
+//! Multi-round-trip requests (2026-07-28).
+//!
+//! On 2026-07-28 a server does not send `elicitation/create` to the client. A tool call instead
+//! returns an `InputRequiredResult` whose `inputRequests` map holds the requests, each under a key
+//! the server chooses. The client answers them and retries the tool call with `inputResponses`
+//! (answers by the same keys) and the `requestState` the server gave, echoed verbatim.
+//!
+//! ```
+//! use elicit_core::{Elicit, ElicitResult, InputRequired, InputRequests, InputResponse, InputResponses};
+//! use serde_json::json;
+//!
+//! /// Confirm the booking
+//! #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+//! struct Confirm {
+//!     ok: bool,
+//! }
+//!
+//! // First call: nothing answered yet, so ask.
+//! let first = InputResponses::from_params(&json!({"name": "book", "arguments": {}})).unwrap();
+//! assert!(matches!(first.elicit::<Confirm>("confirm").unwrap(), InputResponse::Missing));
+//! let mut requests = InputRequests::new();
+//! requests.elicit::<Confirm>("confirm");
+//! let reply = InputRequired::new(requests).with_request_state("step-1").to_value().unwrap();
+//! assert_eq!(reply["inputRequests"]["confirm"]["method"], "elicitation/create");
+//!
+//! // The retry carries the answer under the same key.
+//! let retry = json!({
+//!     "name": "book",
+//!     "inputResponses": {"confirm": {"action": "accept", "content": {"ok": true}}},
+//!     "requestState": "step-1",
+//! });
+//! let responses = InputResponses::from_params(&retry).unwrap();
+//! assert_eq!(responses.request_state(), Some("step-1"));
+//! match responses.elicit::<Confirm>("confirm").unwrap() {
+//!     InputResponse::Answered(ElicitResult::Accept(c)) => assert!(c.ok),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Map, Value};
+
+use crate::elicit::Elicit;
+use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::protocol::jsonrpc;
+use crate::protocol::request::FormRequest;
+use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
+use crate::result::ElicitResult;
+use crate::version::ProtocolVersion;
+
+const METHOD: &str = "elicitation/create";
+
+/// The `inputRequests` of an `InputRequiredResult`: elicitation requests by key.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InputRequests {
+    entries: Map<String, Value>,
+}
+
+impl InputRequests {
+    /// No requests yet.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks for a `T` under `key`, with `T`'s message and its 2026-07-28 schema.
+    pub fn elicit<T: Elicit>(&mut self, key: impl Into<String>) -> &mut Self {
+        self.form(key, &T::form_request())
+    }
+
+    /// Adds a form request under `key`, written for 2026-07-28.
+    pub fn form(&mut self, key: impl Into<String>, request: &FormRequest<'_>) -> &mut Self {
+        let params = request.clone().retagged(ProtocolVersion::V2026_07_28);
+        self.insert(key.into(), jsonrpc::to_value(params))
+    }
+
+    /// Adds a URL-mode request under `key`. It is written for 2026-07-28, which identifies it by
+    /// `key` and sends no `elicitationId`.
+    pub fn url(&mut self, key: impl Into<String>, request: &UrlRequest<'_>) -> &mut Self {
+        let params = request.to_value_for(ProtocolVersion::V2026_07_28);
+        self.insert(key.into(), params)
+    }
+
+    /// Every entry by key: `{"method":"elicitation/create","params":{..}}`.
+    #[must_use]
+    pub fn entries(&self) -> &Map<String, Value> {
+        &self.entries
+    }
+
+    fn insert(&mut self, key: String, params: Value) -> &mut Self {
+        let mut entry = Map::new();
+        entry.insert("method".into(), Value::String(METHOD.into()));
+        entry.insert("params".into(), params);
+        self.entries.insert(key, Value::Object(entry));
+        self
+    }
+
+    /// Whether no request was added.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// How many requests there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The entry under `key`: `{"method":"elicitation/create","params":{..}}`.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries.get(key)
+    }
+}
+
+impl Serialize for InputRequests {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.entries.serialize(serializer)
+    }
+}
+
+/// An `InputRequiredResult`: `{"resultType":"input_required","inputRequests":{..},"requestState":..}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRequired {
+    requests: InputRequests,
+    request_state: Option<String>,
+}
+
+impl InputRequired {
+    /// A result asking for `requests`.
+    #[must_use]
+    pub fn new(requests: InputRequests) -> Self {
+        InputRequired {
+            requests,
+            request_state: None,
+        }
+    }
+
+    /// Adds the opaque state the client echoes back on retry. The client can change it, so a
+    /// server must not trust what comes back: sign it, or keep the state server-side and send a
+    /// handle.
+    #[must_use]
+    pub fn with_request_state(mut self, state: impl Into<String>) -> Self {
+        self.request_state = Some(state.into());
+        self
+    }
+
+    /// The requests.
+    #[must_use]
+    pub fn requests(&self) -> &InputRequests {
+        &self.requests
+    }
+
+    /// The request state, exactly as given.
+    #[must_use]
+    pub fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+
+    /// The result as a JSON value. Fails when it has neither requests nor state: the
+    /// specification requires at least one.
+    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
+        serde_json::to_value(self)
+    }
+
+    /// Whether it has neither requests nor state, which the specification forbids.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty() && self.request_state.is_none()
+    }
+}
+
+/// The wire form. Serializing one with neither requests nor state fails: the specification
+/// requires an `InputRequiredResult` to carry at least one.
+impl Serialize for InputRequired {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.is_empty() {
+            return Err(serde::ser::Error::custom(
+                "an InputRequiredResult needs inputRequests or a requestState",
+            ));
+        }
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("resultType", "input_required")?;
+        if !self.requests.is_empty() {
+            map.serialize_entry("inputRequests", &self.requests)?;
+        }
+        if let Some(state) = &self.request_state {
+            map.serialize_entry("requestState", state)?;
+        }
+        map.end()
+    }
+}
+
+/// What a retried request says about one input request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputResponse<T> {
+    /// The client answered under this key.
+    Answered(T),
+    /// No answer under this key: the first call, or a client that skipped it. This is not a
+    /// decline or a cancel; asking for it is the usual next step.
+    Missing,
+}
+
+impl<T> InputResponse<T> {
+    /// The answer, if there is one.
+    pub fn answered(self) -> Option<T> {
+        match self {
+            InputResponse::Answered(answer) => Some(answer),
+            InputResponse::Missing => None,
+        }
+    }
+}
+
+/// The `inputResponses` and `requestState` of a retried request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InputResponses {
+    responses: Map<String, Value>,
+    request_state: Option<String>,
+}
+
+fn malformed(message: &str) -> ElicitError {
+    ElicitError::new(vec![Violation::new(
+        Location::Envelope,
+        Rule::Json(message.into()),
+        None,
+    )])
+}
+
+impl InputResponses {
+    /// Reads `inputResponses` and `requestState` from the params of a request (`tools/call`,
+    /// `prompts/get`, `resources/read`). Both may be absent, as on a first call; neither may be
+    /// `null`.
+    pub fn from_params(params: &Value) -> Result<Self, ElicitError> {
+        let responses = match params.get("inputResponses") {
+            None => Map::new(),
+            Some(Value::Object(map)) => map.clone(),
+            Some(_) => return Err(malformed("`inputResponses` must be an object")),
+        };
+        let request_state = match params.get("requestState") {
+            None => None,
+            Some(Value::String(state)) => Some(state.clone()),
+            Some(_) => return Err(malformed("`requestState` must be a string")),
+        };
+        Ok(InputResponses {
+            responses,
+            request_state,
+        })
+    }
+
+    /// Responses already taken apart, as an SDK hands them over.
+    #[must_use]
+    pub fn new(responses: Map<String, Value>, request_state: Option<String>) -> Self {
+        InputResponses {
+            responses,
+            request_state,
+        }
+    }
+
+    /// The request state the client echoed, exactly as received. Untrusted.
+    #[must_use]
+    pub fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+
+    /// The keys the client answered.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.responses.keys().map(String::as_str)
+    }
+
+    /// The typed answer to the form asked under `key`, validated against `T`'s schema.
+    pub fn elicit<T: Elicit>(
+        &self,
+        key: &str,
+    ) -> Result<InputResponse<ElicitResult<T>>, ElicitError> {
+        match self.responses.get(key) {
+            None => Ok(InputResponse::Missing),
+            Some(value) => ElicitResult::from_value(value).map(InputResponse::Answered),
+        }
+    }
+
+    /// The answer to the URL-mode request asked under `key`.
+    pub fn url(&self, key: &str) -> Result<InputResponse<UrlElicitResult>, ElicitError> {
+        match self.responses.get(key) {
+            None => Ok(InputResponse::Missing),
+            Some(value) => UrlElicitResult::from_value(value).map(InputResponse::Answered),
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! serde adapters that put a form's rules between a deserializer and its target.
+//!
+//! - [`ContentSeed`] reads accepted `content` into any [`ReadContent`] target: `T`, the runtime's
+//!   map, or [`Report`], which keeps nothing but the violations.
+//! - [`ContentMap`] sees every key: it finds the key's property, refuses duplicates and unknown
+//!   keys where the form asks, and at the end reports the required properties not sent.
+//! - [`Checked`] wraps one property's value, so every value passes through [`Check`].
+//!
+//! Keys reach the target as the text the client sent; the target's own `Deserialize` decides
+//! what each one means.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::forward_to_deserialize_any;
+
+use super::check::{Checked, Target, stop};
+use super::sink::Sink;
+use crate::derive_support::HasDeserialize;
+use crate::error::{Location, Rule};
+
+/// Deserializes accepted content into `C` through the rules.
+pub(crate) struct ContentSeed<'a, 's, C> {
+    sink: &'a Sink<'s>,
+    marker: PhantomData<fn() -> C>,
+}
+
+impl<'a, 's, C> ContentSeed<'a, 's, C> {
+    pub(crate) fn new(sink: &'a Sink<'s>) -> Self {
+        ContentSeed {
+            sink,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'de, C: ReadContent> DeserializeSeed<'de> for ContentSeed<'_, '_, C> {
+    type Value = C;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<C, D::Error> {
+        C::read(self.sink, d)
+    }
+}
+
+/// What accepted content can be read into: any `Deserialize` type through the rules, or
+/// [`Report`], the pass that lists every violation.
+pub(crate) trait ReadContent: Sized {
+    /// Reads content from `d`, every value checked on its way.
+    fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error>;
+
+    /// Whether the reply, and its content, are asked for as any JSON value, so that what is
+    /// not an object is named (the report pass). Else they are asked for as maps, the only
+    /// shape that can succeed; anything else fails, and the report pass says what arrived.
+    const ANY: bool = false;
+}
+
+impl<C: HasDeserialize> ReadContent for C {
+    fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
+        C::__elicit_deserialize(ContentDe {
+            sink,
+            inner: d,
+            any: Self::ANY,
+        })
+    }
+}
+
+/// The report pass: reads every value of any shape, records what each breaks, keeps nothing.
+pub(crate) struct Report;
+
+impl ReadContent for Report {
+    fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Report, D::Error> {
+        let content = ContentDe {
+            sink,
+            inner: d,
+            any: Self::ANY,
+        };
+        <de::IgnoredAny as de::Deserialize>::deserialize(content).map(|_| Report)
+    }
+
+    const ANY: bool = true;
+}
+
+/// A deserializer of accepted content that puts the rules between `inner` and the target.
+struct ContentDe<'a, 's, D> {
+    sink: &'a Sink<'s>,
+    inner: D,
+    /// Asks `inner` for any value, so that what is not an object is named (the report pass);
+    /// else for an optional map, the only shapes content may have.
+    any: bool,
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ContentDe<'_, '_, D> {
+    type Error = D::Error;
+
+    /// Content is an object, or `null` (read as `{}`).
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let visitor = ContentVisitor {
+            sink: self.sink,
+            visitor,
+        };
+        if self.any {
+            self.inner.deserialize_any(visitor)
+        } else {
+            self.inner.deserialize_option(visitor)
+        }
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+struct ContentVisitor<'a, 's, V> {
+    sink: &'a Sink<'s>,
+    visitor: V,
+}
+
+impl<V> ContentVisitor<'_, '_, V> {
+    fn not_object<E: de::Error>(&self, received: &str) -> E {
+        let received = Some(received.into());
+        self.sink
+            .push(Location::Content, Rule::ContentNotObject, received);
+        stop()
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object of form values")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_map(ContentMap::new(self.sink, map))
+    }
+
+    /// Accept with `content: null` is read as `{}`: optional forms accept, required fields are
+    /// reported missing.
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor
+            .visit_map(ContentMap::new(self.sink, EmptyMap(PhantomData)))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
+        Err(self.not_object(&v.to_string()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
+        Err(self.not_object(&v.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
+        Err(self.not_object(&v.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
+        Err(self.not_object(&v.to_string()))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<V::Value, E> {
+        Err(self.not_object("a string"))
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
+        Err(self.not_object("an array"))
+    }
+}
+
+/// A map with no entries, read in place of `content: null` or absent content.
+struct EmptyMap<E>(PhantomData<E>);
+
+impl<'de, E: de::Error> MapAccess<'de> for EmptyMap<E> {
+    type Error = E;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, _: K) -> Result<Option<K::Value>, E> {
+        Ok(None)
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, _: T) -> Result<T::Value, E> {
+        Err(E::custom("an empty map has no values"))
+    }
+}
+
+/// The properties of accepted content, each key matched to its property as it is read.
+struct ContentMap<'a, 's, A> {
+    inner: A,
+    keys: Keys<'a, 's>,
+}
+
+impl<'a, 's, A> ContentMap<'a, 's, A> {
+    fn new(sink: &'a Sink<'s>, inner: A) -> Self {
+        let keys = Keys {
+            sink,
+            seen: vec![false; sink.schema.properties().len()],
+            found: None,
+        };
+        ContentMap { inner, keys }
+    }
+}
+
+/// What the keys read so far say.
+struct Keys<'a, 's> {
+    sink: &'a Sink<'s>,
+    /// Which properties have had a key.
+    seen: Vec<bool>,
+    /// The property whose key was read last, whose value comes next.
+    found: Option<usize>,
+}
+
+impl Keys<'_, '_> {
+    /// Matches a key to its property, and records a second key for one or, where the form
+    /// refuses them, a key that names none.
+    fn find(&mut self, key: &str) {
+        let sink = self.sink;
+        let schema = sink.schema;
+        self.found = schema.position(key);
+        sink.set_current(self.found);
+        match self.found {
+            Some(i) if std::mem::replace(&mut self.seen[i], true) => {
+                let location = Location::Property(schema.properties()[i].name.clone());
+                sink.push(location, Rule::DuplicateKey, None);
+            }
+            None if schema.denies_unknown() => {
+                let location = Location::Property(key.to_owned());
+                sink.push(location, Rule::UnknownProperty, None);
+            }
+            _ => {}
+        }
+    }
+
+    /// At the end of the content: reports the required properties that were not sent.
+    fn end(&mut self) {
+        self.found = None;
+        self.sink.set_current(None);
+        for (prop, seen) in self.sink.schema.properties().iter().zip(&self.seen) {
+            if prop.required && !seen {
+                let location = Location::Property(prop.name.clone());
+                self.sink.push(location, Rule::Required, None);
+            }
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let keys = &mut self.keys;
+        let key = self.inner.next_key_seed(KeySeed { seed, keys })?;
+        if key.is_none() {
+            self.keys.end();
+        }
+        Ok(key)
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        match self.keys.found.take() {
+            Some(i) => self.inner.next_value_seed(PropSeed {
+                seed,
+                target: Target::Prop(i),
+                sink: self.keys.sink,
+            }),
+            None => self.inner.next_value_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
+}
+
+/// Reads a key as text, matches it to its property, and hands the same text to the target's
+/// key seed.
+struct KeySeed<'k, 'a, 's, K> {
+    seed: K,
+    keys: &'k mut Keys<'a, 's>,
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, '_, K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<K::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, '_, '_, K> {
+    type Value = K::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a property name")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<K::Value, E> {
+        self.keys.find(v);
+        self.seed
+            .deserialize(de::value::BorrowedStrDeserializer::new(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<K::Value, E> {
+        self.keys.find(v);
+        self.seed.deserialize(de::value::StrDeserializer::new(v))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<K::Value, E> {
+        self.keys.find(&v);
+        self.seed.deserialize(de::value::StringDeserializer::new(v))
+    }
+}
+
+struct PropSeed<'a, 's, T> {
+    seed: T,
+    target: Target<'a>,
+    sink: &'a Sink<'s>,
+}
+
+impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for PropSeed<'_, '_, T> {
+    type Value = T::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
+        self.seed.deserialize(Checked {
+            target: self.target,
+            sink: self.sink,
+            inner: d,
+        })
+    }
+}

@@ -1,0 +1,253 @@
+//! The reply envelope `{"action": .., "content": ..}`, read in one pass.
+//!
+//! `action` decides what `content` is: validated into the target on accept, skipped unread on
+//! decline and cancel. When `content` comes first, it is held as a `Value` until `action` says.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::Value;
+
+use super::adapter::{ContentSeed, ReadContent, Report};
+use super::check::stop;
+use super::sink::Sink;
+use crate::error::{Location, Rule};
+use crate::result::{ElicitAction, ElicitResult};
+
+/// Reads a whole reply, checking the content of an accept into `C`.
+pub(crate) struct Envelope<'a, 's, C> {
+    sink: &'a Sink<'s>,
+    /// URL mode: an accept is consent and carries no content; any content is skipped unread.
+    consent: bool,
+    marker: PhantomData<fn() -> C>,
+}
+
+impl<'a, 's, C> Envelope<'a, 's, C> {
+    pub(crate) fn new(sink: &'a Sink<'s>) -> Self {
+        Envelope {
+            sink,
+            consent: false,
+            marker: PhantomData,
+        }
+    }
+
+    /// Where the reply's violations go.
+    pub(crate) fn sink(&self) -> &'a Sink<'s> {
+        self.sink
+    }
+}
+
+impl<'a, 's> Envelope<'a, 's, Report> {
+    /// Reads a URL-mode reply: only the action matters, and the reply is read as any JSON so
+    /// a single pass names whatever is wrong with it.
+    pub(crate) fn consent(sink: &'a Sink<'s>) -> Self {
+        Envelope {
+            sink,
+            consent: true,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'de, C: ReadContent> DeserializeSeed<'de> for Envelope<'_, '_, C> {
+    type Value = ElicitResult<C>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ElicitResult<C>, D::Error> {
+        if C::ANY {
+            d.deserialize_any(self)
+        } else {
+            d.deserialize_map(self)
+        }
+    }
+}
+
+impl<'a, 's, C> Envelope<'a, 's, C> {
+    fn refuse<E: de::Error>(&self, rule: Rule, received: Option<String>) -> E {
+        self.sink.push(Location::Envelope, rule, received);
+        stop()
+    }
+
+    fn not_object<E: de::Error>(&self, received: &str) -> E {
+        self.refuse(
+            Rule::Json("a reply must be a JSON object".into()),
+            Some(received.into()),
+        )
+    }
+}
+
+impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
+    type Value = ElicitResult<C>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an ElicitResult object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ElicitResult<C>, A::Error> {
+        let mut action: Option<ElicitAction> = None;
+        let mut content: Option<C> = None;
+        let mut early: Option<Value> = None;
+        let mut content_seen = false;
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Action => {
+                    if action.is_some() {
+                        return Err(self.refuse(Rule::DuplicateKey, Some("\"action\"".into())));
+                    }
+                    action = Some(map.next_value_seed(ActionSeed(self.sink))?);
+                }
+                Key::Content => {
+                    if content_seen {
+                        return Err(self.refuse(Rule::DuplicateKey, Some("\"content\"".into())));
+                    }
+                    content_seen = true;
+                    match action {
+                        _ if self.consent => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                        Some(ElicitAction::Accept) => {
+                            content = Some(map.next_value_seed(ContentSeed::new(self.sink))?);
+                        }
+                        Some(_) => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                        None => early = Some(map.next_value::<Value>()?),
+                    }
+                }
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        match action {
+            None => Err(self.refuse(Rule::ActionMissing, None)),
+            Some(ElicitAction::Decline) => Ok(ElicitResult::Decline),
+            Some(ElicitAction::Cancel) => Ok(ElicitResult::Cancel),
+            Some(ElicitAction::Accept) => {
+                let content = match content {
+                    Some(c) => c,
+                    // Content that came before the action, or none.
+                    None => ContentSeed::new(self.sink)
+                        .deserialize(&early.unwrap_or(Value::Null))
+                        .map_err(de::Error::custom)?,
+                };
+                Ok(ElicitResult::Accept(content))
+            }
+        }
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<ElicitResult<C>, E> {
+        Err(self.not_object(&v.to_string()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<ElicitResult<C>, E> {
+        Err(self.not_object(&v.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<ElicitResult<C>, E> {
+        Err(self.not_object(&v.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ElicitResult<C>, E> {
+        Err(self.not_object(&v.to_string()))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<ElicitResult<C>, E> {
+        Err(self.not_object("a string"))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<ElicitResult<C>, E> {
+        Err(self.not_object("null"))
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<ElicitResult<C>, A::Error> {
+        Err(self.not_object("an array"))
+    }
+}
+
+/// The envelope's keys; any other key (`_meta` among them) is skipped.
+enum Key {
+    Action,
+    Content,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+                Ok(match v {
+                    "action" => Key::Action,
+                    "content" => Key::Content,
+                    _ => Key::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// Reads `action`, which must be exactly one of the three lowercase words.
+struct ActionSeed<'a, 's>(&'a Sink<'s>);
+
+impl<'de> DeserializeSeed<'de> for ActionSeed<'_, '_> {
+    type Value = ElicitAction;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ElicitAction, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl ActionSeed<'_, '_> {
+    fn invalid<E: de::Error>(&self, received: String) -> E {
+        self.0
+            .push(Location::Envelope, Rule::ActionInvalid, Some(received));
+        stop()
+    }
+}
+
+impl<'de> Visitor<'de> for ActionSeed<'_, '_> {
+    type Value = ElicitAction;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"accept\", \"decline\" or \"cancel\"")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<ElicitAction, E> {
+        ElicitAction::from_wire(v)
+            .ok_or_else(|| self.invalid(serde_json::to_string(v).unwrap_or_default()))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<ElicitAction, E> {
+        Err(self.invalid(v.to_string()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<ElicitAction, E> {
+        Err(self.invalid(v.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<ElicitAction, E> {
+        Err(self.invalid(v.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ElicitAction, E> {
+        Err(self.invalid(v.to_string()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<ElicitAction, E> {
+        Err(self.invalid("null".into()))
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<ElicitAction, A::Error> {
+        Err(self.invalid("an array".into()))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<ElicitAction, A::Error> {
+        Err(self.invalid("an object".into()))
+    }
+}

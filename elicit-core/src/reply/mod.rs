@@ -1,0 +1,225 @@
+//! Reading a reply: the source's deserializer, then the [envelope](envelope), then the
+//! [validating adapter](adapter) around the target: a user's `T`, the runtime's map, or
+//! nothing but the list of violations.
+//!
+//! A reply is read once, straight into its target. A broken rule that does not stop the target
+//! (a length, a range, a format) is recorded in the [`Sink`] and reading goes on. One that does
+//! (a string where `T` has a number) stops it; the reply is then read again by the report pass,
+//! which keeps nothing and never stops, so the error lists every violation.
+
+pub(crate) mod adapter;
+mod check;
+pub(crate) mod envelope;
+pub(crate) mod sink;
+mod typed;
+
+use serde::de::DeserializeSeed;
+use serde_json::Value;
+
+use self::adapter::{ContentSeed, ReadContent, Report};
+use self::envelope::Envelope;
+use self::sink::{Sink, in_form_order};
+use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::limits::Limits;
+use crate::result::ElicitResult;
+use crate::schema::RequestedSchema;
+
+/// A reply that can be read more than once: by the first pass, and by the report pass where
+/// the first one stops.
+trait Source {
+    fn read<C: ReadContent>(
+        &self,
+        envelope: Envelope<'_, '_, C>,
+    ) -> Result<ElicitResult<C>, serde_json::Error>;
+}
+
+/// Reply text.
+struct Text<'a>(&'a [u8]);
+
+impl Source for Text<'_> {
+    fn read<C: ReadContent>(
+        &self,
+        envelope: Envelope<'_, '_, C>,
+    ) -> Result<ElicitResult<C>, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_slice(self.0);
+        let outcome = envelope.deserialize(&mut de)?;
+        de.end()?;
+        Ok(outcome)
+    }
+}
+
+/// A reply held as a JSON value.
+struct Json<'a>(&'a Value);
+
+impl Source for Json<'_> {
+    fn read<C: ReadContent>(
+        &self,
+        envelope: Envelope<'_, '_, C>,
+    ) -> Result<ElicitResult<C>, serde_json::Error> {
+        envelope.deserialize(self.0)
+    }
+}
+
+/// The content of an accept, already taken out of its envelope, as an SDK's typed result holds
+/// it (absent content reads as `{}`).
+struct Accepted<'a>(Option<&'a Value>);
+
+impl Source for Accepted<'_> {
+    fn read<C: ReadContent>(
+        &self,
+        envelope: Envelope<'_, '_, C>,
+    ) -> Result<ElicitResult<C>, serde_json::Error> {
+        let content = ContentSeed::new(envelope.sink());
+        match self.0 {
+            Some(value) => content.deserialize(value),
+            None => content.deserialize(&Value::Null),
+        }
+        .map(ElicitResult::Accept)
+    }
+}
+
+/// Refuses a reply over the size limit before any of it is parsed.
+fn check_size(json: &[u8], limits: &Limits) -> Result<(), ElicitError> {
+    if json.len() > limits.max_reply_bytes() {
+        return Err(ElicitError::new(vec![Violation::new(
+            Location::Envelope,
+            Rule::ReplyTooLarge(limits.max_reply_bytes()),
+            Some(format!("{} bytes", json.len())),
+        )]));
+    }
+    Ok(())
+}
+
+/// Reads a reply held as JSON text.
+pub(crate) fn from_str<C: ReadContent>(
+    schema: &RequestedSchema,
+    json: &str,
+    limits: &Limits,
+) -> Result<ElicitResult<C>, ElicitError> {
+    check_size(json.as_bytes(), limits)?;
+    read(schema, &Text(json.as_bytes()), limits)
+}
+
+/// Reads a reply held as JSON bytes; bytes that are not UTF-8 are a JSON error.
+pub(crate) fn from_slice<C: ReadContent>(
+    schema: &RequestedSchema,
+    json: &[u8],
+    limits: &Limits,
+) -> Result<ElicitResult<C>, ElicitError> {
+    check_size(json, limits)?;
+    if let Err(e) = std::str::from_utf8(json) {
+        let rule = Rule::Json(format!("invalid UTF-8: {e}"));
+        return Err(ElicitError::new(vec![Violation::new(
+            Location::Envelope,
+            rule,
+            None,
+        )]));
+    }
+    read(schema, &Text(json), limits)
+}
+
+/// Reads a reply held as a JSON value.
+pub(crate) fn from_value<C: ReadContent>(
+    schema: &RequestedSchema,
+    value: &Value,
+    limits: &Limits,
+) -> Result<ElicitResult<C>, ElicitError> {
+    read(schema, &Json(value), limits)
+}
+
+/// Reads the content of an accept, already taken out of its envelope.
+#[cfg(feature = "rmcp")]
+pub(crate) fn from_content<C: ReadContent>(
+    schema: &RequestedSchema,
+    content: Option<&Value>,
+) -> Result<C, ElicitError> {
+    match read(schema, &Accepted(content), &Limits::DEFAULT)? {
+        ElicitResult::Accept(content) => Ok(content),
+        // `Accepted` reads only an accept.
+        ElicitResult::Decline | ElicitResult::Cancel => Err(ElicitError::new(Vec::new())),
+    }
+}
+
+/// Reads a URL-mode reply held as JSON text: the action only.
+pub(crate) fn consent_from_str(json: &str) -> Result<ElicitResult<Report>, ElicitError> {
+    check_size(json.as_bytes(), &Limits::DEFAULT)?;
+    consent(&Text(json.as_bytes()))
+}
+
+/// Reads a URL-mode reply held as a JSON value.
+pub(crate) fn consent_from_value(value: &Value) -> Result<ElicitResult<Report>, ElicitError> {
+    consent(&Json(value))
+}
+
+/// The first pass, and the report pass where it stops.
+fn read<C: ReadContent>(
+    schema: &RequestedSchema,
+    source: &impl Source,
+    limits: &Limits,
+) -> Result<ElicitResult<C>, ElicitError> {
+    let sink = Sink::new(schema, limits);
+    match source.read(Envelope::<C>::new(&sink)) {
+        Ok(outcome) if sink.is_empty() => Ok(outcome),
+        Ok(_) => Err(sink.into_error()),
+        Err(error) => {
+            let report = Sink::new(schema, limits);
+            let stopped = source.read(Envelope::<Report>::new(&report)).err();
+            Err(failure(&sink, &error, report.take(), stopped))
+        }
+    }
+}
+
+/// A URL-mode reply: only the action matters, and the reply is read as any JSON, so the first
+/// pass sees all there is to report.
+fn consent(source: &impl Source) -> Result<ElicitResult<Report>, ElicitError> {
+    let sink = Sink::new(RequestedSchema::empty(), &Limits::DEFAULT);
+    match source.read(Envelope::consent(&sink)) {
+        Ok(outcome) if sink.is_empty() => Ok(outcome),
+        Ok(_) => Err(sink.into_error()),
+        Err(error) => Err(failure(&sink, &error, Vec::new(), None)),
+    }
+}
+
+/// The error for a reply the first pass could not finish: what the report pass found, else
+/// what the first pass found, else the error that stopped it, named where it happened.
+fn failure(
+    first: &Sink<'_>,
+    error: &serde_json::Error,
+    mut violations: Vec<Violation>,
+    stopped: Option<serde_json::Error>,
+) -> ElicitError {
+    let json =
+        |e: &serde_json::Error| Violation::new(Location::Envelope, Rule::Json(e.to_string()), None);
+    if violations.is_empty() {
+        violations = first.take();
+    }
+    if let Some(e) = stopped.filter(|e| e.is_syntax() || e.is_eof()) {
+        violations.push(json(&e));
+    }
+    if violations.is_empty() {
+        // Nothing in the schema explains the failure: the target type refused a value the
+        // schema allows (a custom `deserialize_with`, say).
+        violations.push(if error.is_syntax() || error.is_eof() {
+            json(error)
+        } else {
+            let rule = Rule::Deserialize(error.to_string());
+            Violation::new(first.current_location(), rule, None)
+        });
+    }
+    ElicitError::new(violations)
+}
+
+/// Runs a form's server-side rules (`#[elicit(validate = ..)]`) through `validate`: the error
+/// lists what they find in form order.
+pub(crate) fn server_rules(
+    schema: &RequestedSchema,
+    validate: &dyn Fn(&mut Vec<Violation>),
+) -> Result<(), ElicitError> {
+    let mut violations = Vec::new();
+    validate(&mut violations);
+    if violations.is_empty() {
+        return Ok(());
+    }
+    in_form_order(schema, &mut violations);
+    Err(ElicitError::new(violations))
+}

@@ -1,0 +1,351 @@
+//! What makes a form readable by a person: titles made from property names (clients show the
+//! raw name when a property has no `title`), and the bounds a value must keep written into the
+//! description (clients enforce `minimum` or `maxLength` without showing them: the MCP
+//! Inspector silently turns 40 into 12 when a field's maximum is 12).
+
+use serde_json::{Map, Value};
+
+use super::bound::Bound;
+use super::{Kind, Property, RequestedSchema};
+use crate::error::ElicitError;
+
+impl RequestedSchema {
+    /// This schema with each property's bounds appended to its description in words, for the
+    /// person filling in the form: "Party size (1–12, a whole number)", "at most 50 characters",
+    /// "choose 1–3". Clients enforce `minimum` or `maxLength` without showing them; the
+    /// description is the one text every client shows. Derived forms do this unless
+    /// `#[elicit(no_bound_hints)]`.
+    #[must_use]
+    pub fn with_bound_hints(mut self) -> Self {
+        hint_bounds(&mut self);
+        self
+    }
+
+    /// This schema with the values of an answer that was refused kept as defaults, so a form
+    /// asked again starts with what was right: each property `content` holds that `error` does
+    /// not name and whose value passes the property's own rules. The rest keep their own
+    /// default, if any. Defaults reach clients on 2025-11-25 and later (2025-06-18 keeps only
+    /// booleans').
+    ///
+    /// ```
+    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::Field;
+    ///
+    /// let schema = RequestedSchema::builder()
+    ///     .field(Field::string("name").min_length(1).required())
+    ///     .field(Field::integer("party_size").range(1, 12).required())
+    ///     .build()?;
+    /// let reply = serde_json::json!({"action": "accept", "content": {"name": "Ada", "party_size": 40}});
+    /// let error = schema.parse_reply_value(&reply).unwrap_err();
+    /// let again = schema.prefilled(reply["content"].as_object().unwrap(), &error);
+    /// assert_eq!(again.properties()[0].kind.default_value(), Some("Ada".into()));
+    /// assert_eq!(again.properties()[1].kind.default_value(), None);
+    /// # Ok::<(), elicit_core::SchemaError>(())
+    /// ```
+    #[must_use]
+    pub fn prefilled(&self, content: &Map<String, Value>, error: &ElicitError) -> RequestedSchema {
+        let mut schema = self.clone();
+        let mut changed = false;
+        for (i, p) in schema.properties.iter_mut().enumerate() {
+            let Some(value) = content.get(&p.name) else {
+                continue;
+            };
+            if error
+                .violations()
+                .iter()
+                .any(|v| v.property() == Some(&p.name))
+                || self.value_breaks(i, value).is_some()
+            {
+                continue;
+            }
+            changed |= set_default(&mut p.kind, value);
+        }
+        if changed {
+            schema.reindex();
+        }
+        schema
+    }
+}
+
+/// Makes `value` the default of `kind`, when it is a value of that kind.
+fn set_default(kind: &mut Kind, value: &Value) -> bool {
+    match (kind, value) {
+        (Kind::String(r), Value::String(s)) => r.default = Some(s.clone()),
+        (Kind::Number(r), Value::Number(n)) => r.default = Some(n.clone()),
+        (Kind::Boolean(d), Value::Bool(b)) => *d = Some(*b),
+        (Kind::Select(r), Value::String(s)) => r.default = Some(s.clone()),
+        (Kind::MultiSelect(r), Value::Array(items)) => {
+            let Some(values) = items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<Vec<String>>>()
+            else {
+                return false;
+            };
+            r.default = Some(values);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Gives every property without a title one made from its name.
+pub(crate) fn title_untitled(schema: &mut RequestedSchema) {
+    for p in &mut schema.properties {
+        if p.title.is_none() {
+            let title = human_title(&p.name);
+            if !title.is_empty() {
+                p.title = Some(title);
+            }
+        }
+    }
+}
+
+/// Appends to each property's description the bounds its value must keep: "1–12", "at most 50
+/// characters", "choose 1–3". A property with none keeps its description as it is.
+pub(crate) fn hint_bounds(schema: &mut RequestedSchema) {
+    for p in &mut schema.properties {
+        if let Some(hint) = bound_hint(p) {
+            p.description = Some(match p.description.take() {
+                Some(d) if !d.is_empty() => format!("{d} ({hint})"),
+                // Standing alone, the hint is a sentence of its own.
+                _ => capitalized(&hint),
+            });
+        }
+    }
+}
+
+/// `p`'s description without the hint [`hint_bounds`] appended to it, for a property whose
+/// kind is about to change (a string that becomes a select of run-time choices).
+pub(crate) fn without_hint(p: &Property) -> Option<String> {
+    let description = p.description.as_deref()?;
+    let Some(hint) = bound_hint(p) else {
+        return Some(description.to_owned());
+    };
+    if description == capitalized(&hint) {
+        return None;
+    }
+    let stripped = description
+        .strip_suffix(')')
+        .and_then(|d| d.strip_suffix(hint.as_str()))
+        .and_then(|d| d.strip_suffix(" ("));
+    Some(stripped.unwrap_or(description).to_owned())
+}
+
+/// The bounds of `p` in words, if it has any a person needs to know.
+fn bound_hint(p: &Property) -> Option<String> {
+    match &p.kind {
+        Kind::String(r) => span(r.min_length.filter(|&n| n > 0), r.max_length, |lo, hi| {
+            let unit = |n: u64| if n == 1 { "character" } else { "characters" };
+            match (lo, hi) {
+                (Some(lo), Some(hi)) if lo == hi => format!("exactly {lo} {}", unit(lo)),
+                (Some(lo), Some(hi)) => format!("{lo}–{hi} characters"),
+                (Some(lo), None) => format!("at least {lo} {}", unit(lo)),
+                (None, Some(hi)) => format!("at most {hi} {}", unit(hi)),
+                (None, None) => String::new(),
+            }
+        }),
+        Kind::Number(r) => {
+            let hi = r.maximum.filter(|b| !type_limit(*b));
+            // An unsigned type's 0 is its limit too, when the top is not a rule either.
+            let lo = r
+                .minimum
+                .filter(|b| !(type_limit(*b) || (hi.is_none() && *b == Bound::Int(0))));
+            let ex_lo = r.exclusive_minimum;
+            let ex_hi = r.exclusive_maximum;
+            let mut parts = Vec::new();
+            match (lo, hi) {
+                (Some(lo), Some(hi)) => parts.push(format!("{lo}–{hi}")),
+                (Some(lo), None) => parts.push(format!("at least {lo}")),
+                (None, Some(hi)) => parts.push(format!("at most {hi}")),
+                (None, None) => {}
+            }
+            if let Some(b) = ex_lo {
+                parts.push(format!("more than {b}"));
+            }
+            if let Some(b) = ex_hi {
+                parts.push(format!("less than {b}"));
+            }
+            if r.integer && !parts.is_empty() {
+                parts.push("a whole number".into());
+            }
+            (!parts.is_empty()).then(|| parts.join(", "))
+        }
+        Kind::MultiSelect(r) => span(
+            r.min_items.filter(|&n| n > 0),
+            r.max_items,
+            |lo, hi| match (lo, hi) {
+                (Some(lo), Some(hi)) if lo == hi => format!("choose {lo}"),
+                (Some(lo), Some(hi)) => format!("choose {lo}–{hi}"),
+                (Some(lo), None) => format!("choose at least {lo}"),
+                (None, Some(hi)) => format!("choose at most {hi}"),
+                (None, None) => String::new(),
+            },
+        ),
+        Kind::Boolean(_) | Kind::Select(_) => None,
+    }
+}
+
+/// `text` with its first letter in upper case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// `words(lo, hi)` when either bound is set.
+fn span(
+    lo: Option<u64>,
+    hi: Option<u64>,
+    words: impl FnOnce(Option<u64>, Option<u64>) -> String,
+) -> Option<String> {
+    (lo.is_some() || hi.is_some()).then(|| words(lo, hi))
+}
+
+/// Whether `b` is an end of a Rust integer type's range (or the ±(2^53 − 1) cap on wider ones):
+/// the type's own limit, not a rule the form chose, and noise in a hint.
+fn type_limit(b: Bound) -> bool {
+    const LIMITS: [i128; 11] = [
+        i8::MIN as i128,
+        i8::MAX as i128,
+        u8::MAX as i128,
+        i16::MIN as i128,
+        i16::MAX as i128,
+        u16::MAX as i128,
+        i32::MIN as i128,
+        i32::MAX as i128,
+        u32::MAX as i128,
+        -9_007_199_254_740_991,
+        9_007_199_254_740_991,
+    ];
+    matches!(b, Bound::Int(i) if LIMITS.contains(&i))
+}
+
+/// `party_size`, `partySize`, `party-size` → "Party size"; `user_id` → "User id";
+/// `HTTPPort` → "HTTP port"; `address2` → "Address2". Words split at `_`, `-`, spaces and
+/// lower-to-upper case changes; the first word is capitalized, the rest lower-cased, except
+/// words written all in capitals (acronyms), which are kept.
+pub(crate) fn human_title(name: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let chars: Vec<char> = name.chars().collect();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if matches!(c, '_' | '-' | ' ' | '.') {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1);
+        // A new word at `aB`, and at the last capital of a run followed by a lower-case letter
+        // (`HTTPPort`: `HTTP`, `Port`).
+        let starts = c.is_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
+            });
+        if starts && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        word.push(c);
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let mut title = String::new();
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            title.push(' ');
+        }
+        let acronym = word.chars().count() > 1 && word.chars().all(|c| !c.is_lowercase());
+        if acronym {
+            title.push_str(word);
+        } else if i == 0 {
+            let mut cs = word.chars();
+            if let Some(first) = cs.next() {
+                title.extend(first.to_uppercase());
+                title.push_str(&cs.as_str().to_lowercase());
+            }
+        } else {
+            title.push_str(&word.to_lowercase());
+        }
+    }
+    title
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bound_hint, human_title};
+    use crate::RequestedSchema;
+    use serde_json::json;
+
+    #[test]
+    fn bounds_in_words() {
+        let schema = RequestedSchema::from_value(json!({"type": "object", "properties": {
+            "size": {"type": "integer", "minimum": 1, "maximum": 12},
+            "age": {"type": "integer", "minimum": 18},
+            "small": {"type": "integer", "minimum": 0, "maximum": 255},
+            "port": {"type": "integer", "minimum": 1, "maximum": 65535},
+            "count": {"type": "integer", "minimum": 0, "maximum": 10},
+            "whole": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295u64},
+            "wide": {"type": "integer", "minimum": -9_007_199_254_740_991i64, "maximum": 9_007_199_254_740_991u64},
+            "ratio": {"type": "number", "minimum": 0, "maximum": 1.5},
+            "over": {"type": "number", "exclusiveMinimum": 0},
+            "name": {"type": "string", "minLength": 1, "maxLength": 50},
+            "code": {"type": "string", "minLength": 4, "maxLength": 4},
+            "note": {"type": "string", "maxLength": 1},
+            "any": {"type": "string", "minLength": 0},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1, "maxItems": 2},
+            "flag": {"type": "boolean"}
+        }}))
+        .unwrap();
+        let hint =
+            |name: &str| bound_hint(schema.properties().iter().find(|p| p.name == name).unwrap());
+        assert_eq!(hint("size").as_deref(), Some("1–12, a whole number"));
+        assert_eq!(hint("age").as_deref(), Some("at least 18, a whole number"));
+        // A u8's own range is the type's limit, not a rule: no hint.
+        assert_eq!(hint("small"), None);
+        assert_eq!(hint("port").as_deref(), Some("at least 1, a whole number"));
+        assert_eq!(hint("count").as_deref(), Some("0–10, a whole number"));
+        assert_eq!(hint("whole"), None);
+        // The ±(2^53 − 1) cap on 64-bit fields, at both ends.
+        assert_eq!(hint("wide"), None);
+        assert_eq!(hint("ratio").as_deref(), Some("0–1.5"));
+        assert_eq!(hint("over").as_deref(), Some("more than 0"));
+        assert_eq!(hint("name").as_deref(), Some("1–50 characters"));
+        assert_eq!(hint("code").as_deref(), Some("exactly 4 characters"));
+        assert_eq!(hint("note").as_deref(), Some("at most 1 character"));
+        assert_eq!(hint("any"), None);
+        assert_eq!(hint("tags").as_deref(), Some("choose 1–2"));
+        assert_eq!(hint("flag"), None);
+    }
+
+    #[test]
+    fn names_become_sentence_case_titles() {
+        for (name, title) in [
+            ("party_size", "Party size"),
+            ("partySize", "Party size"),
+            ("party-size", "Party size"),
+            ("PartySize", "Party size"),
+            ("name", "Name"),
+            ("user_id", "User id"),
+            ("HTTPPort", "HTTP port"),
+            ("api_URL", "Api URL"),
+            ("address2", "Address2"),
+            ("check_in_2", "Check in 2"),
+            ("__weird__", "Weird"),
+            ("été_prévu", "Été prévu"),
+            ("x", "X"),
+            // One capital is the start of a camelCase word, not an acronym.
+            ("pointX", "Point x"),
+            ("_", ""),
+            ("", ""),
+        ] {
+            assert_eq!(human_title(name), title, "{name}");
+        }
+    }
+}

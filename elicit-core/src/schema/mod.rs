@@ -1,0 +1,572 @@
+//! The requestedSchema model: a flat object of primitive properties, exactly the MCP subset, with
+//! what each property holds and the rules its value must keep.
+//!
+//! A [`RequestedSchema`] comes from three places: `T::requested_schema()` for a derived type,
+//! [`RequestedSchema::from_value`] for a schema that arrives as JSON, and
+//! [`RequestedSchema::builder`] for one built in code. All three are the same type, read by the
+//! same rules.
+
+pub(crate) mod bound;
+mod builder;
+pub(crate) mod format;
+pub(crate) mod hints;
+mod keywords;
+pub(crate) mod lower;
+pub(crate) mod parse;
+pub(crate) mod rules;
+pub(crate) mod sensitive;
+pub(crate) mod wire;
+
+pub use bound::Bound;
+pub use builder::{
+    BooleanField, Field, MultiSelectField, NumberField, SchemaBuilder, SelectField, StringField,
+};
+pub use format::Format;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Number;
+
+use crate::limits::Limits;
+
+/// One choice of a single- or multi-select: the value sent on the wire and its display title.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The value the client sends back.
+    pub value: String,
+    /// The label a client shows; `None` shows the value itself.
+    pub title: Option<String>,
+}
+
+/// How a single-select writes its choices on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelectStyle {
+    /// `enum: [..]`, no titles.
+    Untitled,
+    /// `oneOf: [{const, title}]` (2025-11-25 and later).
+    Titled,
+    /// `enum: [..]` with `enumNames: [..]` (2025-06-18, deprecated later).
+    Legacy,
+}
+
+/// Rules of a `string` property.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct StringRules {
+    /// `minLength`, in Unicode scalar values.
+    pub min_length: Option<u64>,
+    /// `maxLength`, in Unicode scalar values.
+    pub max_length: Option<u64>,
+    /// `format`.
+    pub format: Option<Format>,
+    /// `pattern`: outside the MCP subset (the derive never emits it, [`RequestedSchema::lint`]
+    /// flags it), but enforced when a schema that arrives as JSON carries one.
+    pub pattern: Option<Pattern>,
+    /// `default`.
+    pub default: Option<String>,
+}
+
+/// A compiled `pattern`: an unanchored regular expression search, as JSON Schema specifies.
+///
+/// The syntax is that of the `regex-lite` crate, which covers what form patterns use (classes,
+/// anchors, repetition, alternation, groups); lookaround and backreferences are refused when the
+/// schema is parsed. A search costs time in proportion to the text's length times the compiled
+/// pattern's size, so the size is kept ([`size`](Pattern::size)) and a reply's searches are
+/// bounded by [`Limits::max_pattern_work`](crate::Limits::max_pattern_work).
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    source: Arc<str>,
+    regex: regex_lite::Regex,
+    size: usize,
+}
+
+/// The largest compiled pattern, in bytes: regex-lite's own default cap.
+const MAX_COMPILED: usize = 10 << 20;
+
+impl Pattern {
+    /// Compiles `source`, under the default [`Limits`](crate::Limits).
+    pub fn new(source: &str) -> Result<Pattern, String> {
+        Pattern::with_limits(source, &Limits::DEFAULT)
+    }
+
+    /// Compiles `source`: at most [`max_pattern_bytes`](crate::Limits::max_pattern_bytes) of
+    /// it, and at most 256 times that once compiled (counted repetition can make a short
+    /// pattern compile large: `a{1000}{1000}`).
+    pub fn with_limits(source: &str, limits: &Limits) -> Result<Pattern, String> {
+        if source.len() > limits.max_pattern_bytes() {
+            return Err(format!(
+                "it is {} bytes long, over the limit of {}",
+                source.len(),
+                limits.max_pattern_bytes()
+            ));
+        }
+        let cap = limits
+            .max_pattern_bytes()
+            .saturating_mul(256)
+            .clamp(1 << 12, MAX_COMPILED);
+        let compile = |limit: usize| {
+            regex_lite::RegexBuilder::new(source)
+                .size_limit(limit)
+                .build()
+        };
+        let regex = compile(cap).map_err(|e| e.to_string())?;
+        // The compiled size, to within a factor of two: the smallest doubling that compiles.
+        // Each try stops once it passes its limit, so the search costs about two compiles.
+        let mut size = (source.len() * 4).max(256);
+        while size < cap && compile(size).is_err() {
+            size *= 2;
+        }
+        Ok(Pattern {
+            source: source.into(),
+            regex,
+            size: size.min(cap),
+        })
+    }
+
+    /// The expression as written in the schema.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// The expression, shared (each violation names it without copying it).
+    pub(crate) fn shared(&self) -> Arc<str> {
+        Arc::clone(&self.source)
+    }
+
+    /// About how many bytes the compiled pattern takes: a search costs about this much per
+    /// byte of text.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Whether `text` contains a match.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.source == other.source
+    }
+}
+
+/// Rules of a `number` or `integer` property.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct NumberRules {
+    /// `integer` rather than `number`.
+    pub integer: bool,
+    /// `minimum`, inclusive.
+    pub minimum: Option<Bound>,
+    /// `maximum`, inclusive.
+    pub maximum: Option<Bound>,
+    /// `exclusiveMinimum`: outside the MCP subset, enforced when a schema carries it.
+    pub exclusive_minimum: Option<Bound>,
+    /// `exclusiveMaximum`: outside the MCP subset, enforced when a schema carries it.
+    pub exclusive_maximum: Option<Bound>,
+    /// `default`.
+    pub default: Option<Number>,
+}
+
+/// Rules of a single-select (`string` with choices).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SelectRules {
+    /// The choices, in display order.
+    pub choices: Vec<Choice>,
+    /// How the choices are written on the wire.
+    pub style: SelectStyle,
+    /// `default`: one of the choice values.
+    pub default: Option<String>,
+}
+
+/// Rules of a multi-select (`array` of choices).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MultiSelectRules {
+    /// The choices, in display order.
+    pub choices: Vec<Choice>,
+    /// `items.anyOf: [{const, title}]` rather than `items.enum`.
+    pub titled: bool,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// Refuse the same choice twice. Not sent (MCP has no `uniqueItems`); set for Rust sets.
+    pub unique: bool,
+    /// `default`: choice values.
+    pub default: Option<Vec<String>>,
+}
+
+impl SelectRules {
+    /// A single-select of `choices`, in display order, with no default. It is written with
+    /// titles (`oneOf`) when any choice has one, else as a plain `enum`.
+    #[must_use]
+    pub fn new(choices: Vec<Choice>) -> SelectRules {
+        let style = if choices.iter().any(|c| c.title.is_some()) {
+            SelectStyle::Titled
+        } else {
+            SelectStyle::Untitled
+        };
+        SelectRules {
+            choices,
+            style,
+            default: None,
+        }
+    }
+}
+
+impl MultiSelectRules {
+    /// A multi-select of `choices`, in display order, with no bounds and no default. It is
+    /// written with titles (`anyOf`) when any choice has one.
+    #[must_use]
+    pub fn new(choices: Vec<Choice>) -> MultiSelectRules {
+        MultiSelectRules {
+            titled: choices.iter().any(|c| c.title.is_some()),
+            choices,
+            min_items: None,
+            max_items: None,
+            unique: false,
+            default: None,
+        }
+    }
+}
+
+/// What a property holds, with its rules.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Kind {
+    /// `type: string`.
+    String(StringRules),
+    /// `type: number` or `type: integer`.
+    Number(NumberRules),
+    /// `type: boolean`, with its `default`.
+    Boolean(Option<bool>),
+    /// A single-select.
+    Select(SelectRules),
+    /// A multi-select.
+    MultiSelect(MultiSelectRules),
+}
+
+impl Kind {
+    /// The JSON type name of values of this kind.
+    pub fn json_type(&self) -> &'static str {
+        match self {
+            Kind::String(_) | Kind::Select(_) => "string",
+            Kind::Number(rules) if rules.integer => "integer",
+            Kind::Number(_) => "number",
+            Kind::Boolean(_) => "boolean",
+            Kind::MultiSelect(_) => "array",
+        }
+    }
+
+    /// The choices of a single- or multi-select.
+    pub fn choices(&self) -> Option<&[Choice]> {
+        match self {
+            Kind::Select(r) => Some(&r.choices),
+            Kind::MultiSelect(r) => Some(&r.choices),
+            _ => None,
+        }
+    }
+
+    /// Whether the kind carries a `default`.
+    pub fn has_default(&self) -> bool {
+        match self {
+            Kind::String(r) => r.default.is_some(),
+            Kind::Number(r) => r.default.is_some(),
+            Kind::Boolean(d) => d.is_some(),
+            Kind::Select(r) => r.default.is_some(),
+            Kind::MultiSelect(r) => r.default.is_some(),
+        }
+    }
+
+    /// The `default` as a JSON value, if there is one.
+    pub fn default_value(&self) -> Option<serde_json::Value> {
+        use serde_json::Value;
+        match self {
+            Kind::String(r) => r.default.clone().map(Value::String),
+            Kind::Number(r) => r.default.clone().map(Value::Number),
+            Kind::Boolean(d) => d.map(Value::Bool),
+            Kind::Select(r) => r.default.clone().map(Value::String),
+            Kind::MultiSelect(r) => r
+                .default
+                .as_ref()
+                .map(|d| Value::Array(d.iter().cloned().map(Value::String).collect())),
+        }
+    }
+}
+
+/// One property of a form.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Property {
+    /// The name on the wire.
+    pub name: String,
+    /// `title`: the field's label.
+    pub title: Option<String>,
+    /// `description`: help text.
+    pub description: Option<String>,
+    /// Listed in the schema's `required`.
+    pub required: bool,
+    /// What the property holds.
+    pub kind: Kind,
+}
+
+impl Property {
+    /// An optional property named `name` on the wire, with no title or description.
+    #[must_use]
+    pub fn new(name: impl Into<String>, kind: Kind) -> Property {
+        Property {
+            name: name.into(),
+            title: None,
+            description: None,
+            required: false,
+            kind,
+        }
+    }
+
+    /// Sets the `title`, the field's label.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Property {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the `description`, its help text.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Property {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Lists the property in the schema's `required`, or not.
+    #[must_use]
+    pub fn with_required(mut self, required: bool) -> Property {
+        self.required = required;
+        self
+    }
+}
+
+/// A requestedSchema: `{"type":"object","properties":{..},"required":[..]}`.
+///
+/// Serializing it with serde writes exactly the JSON that goes on the wire. Properties keep their
+/// order, which is the order clients render the form in.
+#[derive(Debug, Clone)]
+pub struct RequestedSchema {
+    pub(crate) properties: Vec<Property>,
+    pub(crate) deny_unknown: bool,
+    pub(crate) dialect: Option<String>,
+    pub(crate) lints: Vec<Lint>,
+    /// Each property's position by its name. Derived from `properties`: rebuilt by
+    /// [`RequestedSchema::reindex`] whenever they change.
+    index: HashMap<String, usize>,
+    /// Per property: each choice's position by its value (empty for other kinds).
+    choice_index: Vec<HashMap<String, usize>>,
+}
+
+impl PartialEq for RequestedSchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.properties == other.properties
+            && self.deny_unknown == other.deny_unknown
+            && self.dialect == other.dialect
+            && self.lints == other.lints
+    }
+}
+
+/// Something in a schema that is outside the strict MCP subset, found by
+/// [`RequestedSchema::lint`]. The schema still works here; a strict client may refuse it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lint {
+    /// The property, or `None` for the root. The lints of one property share its name.
+    pub property: Option<Arc<str>>,
+    /// What is outside the subset, in plain words.
+    pub message: String,
+}
+
+impl std::fmt::Display for Lint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.property {
+            Some(p) => write!(f, "property `{p}`: {}", self.message),
+            None => write!(f, "root: {}", self.message),
+        }
+    }
+}
+
+/// Each name's position in `names`; a repeated name keeps its first.
+fn positions<'a>(names: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
+    let mut index = HashMap::new();
+    for (i, name) in names.enumerate() {
+        index.entry(name.to_owned()).or_insert(i);
+    }
+    index
+}
+
+impl RequestedSchema {
+    /// A schema of checked parts: the parser and the builder call this once they have checked
+    /// them.
+    pub(crate) fn build(
+        properties: Vec<Property>,
+        deny_unknown: bool,
+        dialect: Option<String>,
+        lints: Vec<Lint>,
+    ) -> Self {
+        let mut schema = RequestedSchema {
+            properties,
+            deny_unknown,
+            dialect,
+            lints,
+            index: HashMap::new(),
+            choice_index: Vec::new(),
+        };
+        schema.reindex();
+        schema
+    }
+
+    /// Rebuilds the indexes after `properties` changed.
+    pub(crate) fn reindex(&mut self) {
+        self.index = positions(self.properties.iter().map(|p| p.name.as_str()));
+        self.choice_index = self
+            .properties
+            .iter()
+            .map(|p| match p.kind.choices() {
+                Some(choices) => positions(choices.iter().map(|c| c.value.as_str())),
+                None => HashMap::new(),
+            })
+            .collect();
+    }
+
+    /// Which choice of property `i` `value` is.
+    pub(crate) fn choice_position(&self, i: usize, value: &str) -> Option<usize> {
+        self.choice_index.get(i)?.get(value).copied()
+    }
+
+    /// The position of the property named `key`.
+    pub(crate) fn position(&self, key: &str) -> Option<usize> {
+        self.index.get(key).copied()
+    }
+
+    /// Everything in the schema outside the strict MCP subset: keywords clients may refuse
+    /// (`pattern`, `exclusiveMinimum`, a root `title`, unknown keywords) and forms they mishandle
+    /// (no properties). Empty for every schema the derive produces. Use it to check a server's
+    /// own schemas before sending them.
+    #[must_use]
+    pub fn lint(&self) -> &[Lint] {
+        &self.lints
+    }
+
+    /// The schema of no properties, for replies whose content is never read.
+    pub(crate) fn empty() -> &'static RequestedSchema {
+        static EMPTY: std::sync::OnceLock<RequestedSchema> = std::sync::OnceLock::new();
+        EMPTY.get_or_init(|| RequestedSchema::build(Vec::new(), false, None, Vec::new()))
+    }
+
+    /// The properties, in wire order.
+    #[must_use]
+    pub fn properties(&self) -> &[Property] {
+        &self.properties
+    }
+
+    /// The property named `name` on the wire.
+    #[must_use]
+    pub fn property(&self, name: &str) -> Option<&Property> {
+        self.position(name).map(|i| &self.properties[i])
+    }
+
+    /// The names listed in `required`, in property order.
+    pub fn required(&self) -> impl Iterator<Item = &str> {
+        self.properties
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| p.name.as_str())
+    }
+
+    /// Whether accepted content may hold properties the schema does not list. A derived type
+    /// with `#[serde(deny_unknown_fields)]` refuses them; this is enforced on parse, never sent.
+    #[must_use]
+    pub fn denies_unknown(&self) -> bool {
+        self.deny_unknown
+    }
+
+    /// Sets whether unknown properties are refused on parse.
+    pub fn set_deny_unknown(&mut self, deny: bool) {
+        self.deny_unknown = deny;
+    }
+
+    /// The `$schema` dialect URI sent with the schema, if any.
+    #[must_use]
+    pub fn dialect(&self) -> Option<&str> {
+        self.dialect.as_deref()
+    }
+
+    /// Sets the `$schema` dialect URI (`None` leaves it out).
+    pub fn set_dialect(&mut self, dialect: Option<String>) {
+        self.dialect = dialect;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pattern;
+    use crate::Limits;
+
+    fn compiles(source: &str, limit: usize) -> bool {
+        regex_lite::RegexBuilder::new(source)
+            .size_limit(limit)
+            .build()
+            .is_ok()
+    }
+
+    #[test]
+    fn a_patterns_size_is_the_smallest_doubling_that_compiles() {
+        let long = "x".repeat(300);
+        for source in [
+            "a",
+            "^[a-z]+$",
+            "(ab|cd|ef)*g{40}",
+            "[a-z]{1,60}@[a-z]{1,60}",
+            &long,
+        ] {
+            let p = Pattern::new(source).unwrap();
+            let start = (source.len() * 4).max(256);
+            let size = p.size();
+            assert!(compiles(source, size), "{source}: {size} does not compile");
+            assert!(size >= start, "{source}: {size} below {start}");
+            // A doubling of the start, and the first that compiles.
+            assert!(
+                (size / start).is_power_of_two() && size.is_multiple_of(start),
+                "{source}: {size}"
+            );
+            assert!(
+                size == start || !compiles(source, size / 2),
+                "{source}: {size}"
+            );
+        }
+        // A pattern that needs more than the start is measured, not assumed.
+        let p = Pattern::new("[a-z]{1,60}@[a-z]{1,60}").unwrap();
+        assert!(p.size() > 256, "{}", p.size());
+    }
+
+    #[test]
+    fn the_compile_cap_follows_the_limit_with_a_floor() {
+        // 256 compiled bytes per source byte, never below 4 KiB: a 10-byte limit still compiles
+        // what fits in 4 KiB, and refuses what does not.
+        let tight = Limits::DEFAULT.with_max_pattern_bytes(10);
+        let fits = "a{99}";
+        assert!(
+            compiles(fits, 4096) && !compiles(fits, 2560),
+            "pick another pattern"
+        );
+        let p = Pattern::with_limits(fits, &tight).unwrap();
+        assert!(p.size() <= 4096, "{}", p.size());
+        let too_big = "a{1,99}";
+        assert!(
+            compiles(too_big, 8192) && !compiles(too_big, 4096),
+            "pick another pattern"
+        );
+        assert!(Pattern::with_limits(too_big, &tight).is_err());
+        // Past the cap, a pattern is refused at its size.
+        assert!(Pattern::with_limits(&"x".repeat(11), &tight).is_err());
+    }
+}

@@ -1,0 +1,834 @@
+//! Reading a requestedSchema from JSON: strict about structure, tolerant of annotations, and
+//! noting everything outside the strict subset for [`RequestedSchema::lint`].
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::bound::Bound;
+use super::format::Format;
+use super::keywords::{Applies, Reader};
+use super::sensitive::secret_word;
+use super::{
+    Choice, Kind, MultiSelectRules, NumberRules, Pattern, Property, RequestedSchema, SelectRules,
+    SelectStyle, StringRules,
+};
+use crate::error::SchemaError;
+use crate::limits::Limits;
+
+/// The keywords each kind of property reads; every other keyword goes through
+/// [`Reader::keywords`].
+const ANNOTATED: &[&str] = &["type", "title", "description", "default"];
+const STRING: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "default",
+    "minLength",
+    "maxLength",
+    "format",
+    "pattern",
+];
+const NUMBER: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "default",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+];
+const SELECT: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "default",
+    "enum",
+    "oneOf",
+    "enumNames",
+];
+const MULTI: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "default",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+const ROOT: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "$schema",
+    "additionalProperties",
+    "title",
+    "description",
+];
+
+impl RequestedSchema {
+    /// Parses a requestedSchema as a client receives it.
+    ///
+    /// Structure is checked strictly: the root must be `type: object` with a `properties` object,
+    /// each property one of the primitive kinds MCP allows, every keyword of the right JSON type,
+    /// `required` naming only listed properties, no choice listed twice, and no `min` above its
+    /// `max`. Every keyword that constrains a value is enforced, or the schema is refused.
+    /// `pattern`, `exclusiveMinimum`, `exclusiveMaximum` and `uniqueItems` are outside the subset
+    /// but enforced. What changes nothing is tolerated and listed by [`lint`](Self::lint):
+    /// annotations (a root `title`, `examples`), unknown keywords, keywords for another type of
+    /// value than the property's (`minimum` on a string), and a `default` that breaks its own
+    /// property's rules (it stays in the schema, and is never filled in).
+    ///
+    /// The default [`Limits`] apply: at most 1,000 properties, 10,000 choices per select, and
+    /// patterns of 1,000 bytes.
+    pub fn from_value(value: Value) -> Result<RequestedSchema, SchemaError> {
+        RequestedSchema::from_value_with(value, &Limits::DEFAULT)
+    }
+
+    /// [`from_value`](Self::from_value) under other limits.
+    pub fn from_value_with(value: Value, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
+        RequestedSchema::parse(value, limits, true)
+    }
+
+    /// [`from_value_with`](Self::from_value_with); `names` lints property names that ask for
+    /// secrets (off for a derived type, whose names the derive checked, with its
+    /// `not_sensitive` escape).
+    pub(crate) fn parse(
+        value: Value,
+        limits: &Limits,
+        names: bool,
+    ) -> Result<RequestedSchema, SchemaError> {
+        let Value::Object(root) = value else {
+            return Err(SchemaError::root(format!(
+                "a requestedSchema must be a JSON object, got {}",
+                json_type(&value)
+            )));
+        };
+        let mut cx = Reader::new(*limits);
+        let mut schema = parse_root(&mut cx, &root)?;
+        for (i, prop) in schema.properties.iter().enumerate() {
+            let name = cx.names[i].clone();
+            if let Some(word) = names.then(|| secret_word(&prop.name)).flatten() {
+                cx.push(
+                    Some(&name),
+                    format!("the name looks like it asks for a secret ({word}): since 2025-11-25, form mode must not ask for passwords, API keys, tokens or payment credentials; use URL mode"),
+                );
+            }
+            if let Some(broken) = prop
+                .kind
+                .default_value()
+                .and_then(|d| schema.value_breaks(i, &d))
+            {
+                let default = prop.kind.default_value().unwrap_or_default();
+                cx.push(
+                    Some(&name),
+                    format!(
+                        "`default` {default} breaks its own rules (it {}), so it is never filled in",
+                        broken
+                    ),
+                );
+            }
+        }
+        schema.lints = cx.lints;
+        Ok(schema)
+    }
+}
+
+impl RequestedSchema {
+    /// Parses a requestedSchema from JSON text, keeping the properties in the order the text
+    /// lists them, which is the order clients render the form in. ([`from_value`](Self::from_value)
+    /// cannot know it: a `serde_json::Map` sorts its keys unless serde_json's `preserve_order`
+    /// feature is on.)
+    ///
+    /// The default [`Limits`] apply: at most 1 MiB of text, 1,000 properties, 10,000 choices
+    /// per select, and patterns of 1,000 bytes.
+    pub fn from_json(json: &str) -> Result<RequestedSchema, SchemaError> {
+        RequestedSchema::from_json_with(json, &Limits::DEFAULT)
+    }
+
+    /// [`from_json`](Self::from_json) under other limits.
+    pub fn from_json_with(json: &str, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
+        if json.len() > limits.max_schema_bytes() {
+            return Err(SchemaError::root(format!(
+                "the schema is {} bytes, over the limit of {}",
+                json.len(),
+                limits.max_schema_bytes()
+            )));
+        }
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| SchemaError::root(format!("not valid JSON: {e}")))?;
+        let mut schema = RequestedSchema::from_value_with(value, limits)?;
+        // The text parsed once already, so reading its key order cannot fail.
+        if let Ok(order) = serde_json::from_str::<PropertyOrder>(json) {
+            let place: std::collections::HashMap<&str, usize> = order
+                .0
+                .iter()
+                .enumerate()
+                .map(|(i, name)| (name.as_str(), i))
+                .collect();
+            schema
+                .properties
+                .sort_by_key(|p| place.get(p.name.as_str()).copied().unwrap_or(usize::MAX));
+            schema.reindex();
+        }
+        Ok(schema)
+    }
+}
+
+/// The keys of a schema's `properties`, in the order they are written.
+struct PropertyOrder(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for PropertyOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, Visitor};
+
+        struct Root;
+        impl<'de> Visitor<'de> for Root {
+            type Value = PropertyOrder;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a schema object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PropertyOrder, A::Error> {
+                let mut order = Vec::new();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if key == "properties" {
+                        order = map.next_value::<Keys>()?.0;
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(PropertyOrder(order))
+            }
+        }
+
+        struct Keys(Vec<String>);
+        impl<'de> serde::Deserialize<'de> for Keys {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct KeysVisitor;
+                impl<'de> Visitor<'de> for KeysVisitor {
+                    type Value = Keys;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("an object")
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                        let mut keys = Vec::new();
+                        while let Some(key) = map.next_key::<String>()? {
+                            map.next_value::<IgnoredAny>()?;
+                            keys.push(key);
+                        }
+                        Ok(Keys(keys))
+                    }
+                }
+                d.deserialize_map(KeysVisitor)
+            }
+        }
+
+        d.deserialize_map(Root)
+    }
+}
+
+fn parse_root(cx: &mut Reader, root: &Map<String, Value>) -> Result<RequestedSchema, SchemaError> {
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        Some(other) => {
+            return Err(SchemaError::root(format!(
+                "the root must have `type: \"object\"`, got {other}"
+            )));
+        }
+        None => return Err(SchemaError::root("the root must have `type: \"object\"`")),
+    }
+    cx.keywords(None, "", root, Applies::Objects, ROOT)?;
+    for key in ["title", "description"] {
+        if root.contains_key(key) {
+            cx.push(
+                None,
+                format!(
+                    "a root `{key}` is outside the subset; some clients refuse the whole request"
+                ),
+            );
+        }
+    }
+    let Some(props) = root.get("properties") else {
+        return Err(SchemaError::root(
+            "`properties` is missing: a form needs the `properties` object",
+        ));
+    };
+    let Value::Object(props) = props else {
+        return Err(SchemaError::root("`properties` must be an object"));
+    };
+    if props.is_empty() {
+        cx.push(None, "the form has no properties: some clients render an empty form that cannot be submitted");
+    }
+    if props.len() > cx.limits.max_properties() {
+        return Err(SchemaError::root(format!(
+            "the schema has {} properties, over the limit of {}",
+            props.len(),
+            cx.limits.max_properties()
+        )));
+    }
+    let mut properties = Vec::with_capacity(props.len());
+    for (name, schema) in props {
+        properties.push(parse_property(cx, name, schema)?);
+    }
+    if let Some(required) = root.get("required") {
+        let Value::Array(required) = required else {
+            return Err(SchemaError::root("`required` must be an array of strings"));
+        };
+        let place: std::collections::HashMap<&str, usize> = properties
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.as_str(), i))
+            .collect();
+        let mut listed = Vec::with_capacity(required.len());
+        for name in required {
+            let Value::String(name) = name else {
+                return Err(SchemaError::root("`required` must be an array of strings"));
+            };
+            match place.get(name.as_str()) {
+                Some(&i) => listed.push(i),
+                None => {
+                    return Err(SchemaError::property(
+                        name.as_str(),
+                        "is listed in `required` but not in `properties`",
+                    ));
+                }
+            }
+        }
+        for i in listed {
+            properties[i].required = true;
+        }
+    }
+    let deny_unknown = match root.get("additionalProperties") {
+        None => false,
+        Some(Value::Bool(allow)) => {
+            cx.push(
+                None,
+                "`additionalProperties` is outside the MCP schema subset",
+            );
+            !allow
+        }
+        Some(_) => {
+            return Err(SchemaError::root(
+                "`additionalProperties` other than a boolean is not allowed",
+            ));
+        }
+    };
+    let dialect = match root.get("$schema") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(SchemaError::root("`$schema` must be a string")),
+    };
+    Ok(RequestedSchema::build(
+        properties,
+        deny_unknown,
+        dialect,
+        Vec::new(),
+    ))
+}
+
+fn parse_property(cx: &mut Reader, key: &str, schema: &Value) -> Result<Property, SchemaError> {
+    let name: Arc<str> = key.into();
+    cx.names.push(name.clone());
+    let name = &name;
+    let err = |msg: String| SchemaError::property(key, msg);
+    let Value::Object(obj) = schema else {
+        return Err(err(format!(
+            "a property schema must be an object, got {}",
+            json_type(schema)
+        )));
+    };
+    if obj.contains_key("$ref") {
+        return Err(err(
+            "`$ref` is outside the MCP subset: write the property inline (clients render a choice behind a `$ref` as free text)".into(),
+        ));
+    }
+    let ty = match obj.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(Value::Array(_)) => {
+            return Err(err(
+                "a type array is not allowed; use one primitive type".into()
+            ));
+        }
+        Some(other) => return Err(err(format!("`type` must be a string, got {other}"))),
+        None if obj.contains_key("anyOf") || obj.contains_key("oneOf") => {
+            return Err(err(
+                "a union without `type` is not allowed; a property has one primitive type".into(),
+            ));
+        }
+        None => return Err(err("`type` is missing".into())),
+    };
+    if ty == "string" && obj.contains_key("anyOf") {
+        return Err(err(
+            "`anyOf` is not allowed on a property; titled choices use `oneOf`".into(),
+        ));
+    }
+    let title = opt_string(obj, "title", key)?;
+    let description = opt_string(obj, "description", key)?;
+    let kind = match ty {
+        "string" if obj.contains_key("enum") || obj.contains_key("oneOf") => {
+            cx.keywords(Some(name), "", obj, Applies::Strings, SELECT)?;
+            Kind::Select(parse_select(cx, name, obj)?)
+        }
+        "string" => {
+            cx.keywords(Some(name), "", obj, Applies::Strings, STRING)?;
+            Kind::String(parse_string(key, obj, &cx.limits)?)
+        }
+        "number" | "integer" => {
+            cx.keywords(Some(name), "", obj, Applies::Numbers, NUMBER)?;
+            Kind::Number(parse_number(key, obj, ty == "integer")?)
+        }
+        "boolean" => {
+            cx.keywords(Some(name), "", obj, Applies::Booleans, ANNOTATED)?;
+            Kind::Boolean(match obj.get("default") {
+                None => None,
+                Some(Value::Bool(b)) => Some(*b),
+                Some(_) => return Err(err("`default` must be a boolean".into())),
+            })
+        }
+        "array" => {
+            cx.keywords(Some(name), "", obj, Applies::Arrays, MULTI)?;
+            Kind::MultiSelect(parse_multi(cx, name, obj)?)
+        }
+        "object" => return Err(err("nested objects are not allowed; a form is flat".into())),
+        "null" => return Err(err("`null` is not a property type".into())),
+        other => return Err(err(format!("unknown type `{other}`"))),
+    };
+    Ok(Property {
+        name: key.to_owned(),
+        title,
+        description,
+        required: false,
+        kind,
+    })
+}
+
+fn parse_string(
+    name: &str,
+    obj: &Map<String, Value>,
+    limits: &Limits,
+) -> Result<StringRules, SchemaError> {
+    let rules = StringRules {
+        min_length: opt_u64(obj, "minLength", name)?,
+        max_length: opt_u64(obj, "maxLength", name)?,
+        format: match obj.get("format") {
+            None => None,
+            Some(Value::String(f)) => Some(Format::from_wire(f).ok_or_else(|| {
+                SchemaError::property(
+                    name,
+                    format!("format `{f}` is not one of email, uri, date, date-time"),
+                )
+            })?),
+            Some(_) => return Err(SchemaError::property(name, "`format` must be a string")),
+        },
+        pattern: match obj.get("pattern") {
+            None => None,
+            Some(Value::String(p)) => Some(Pattern::with_limits(p, limits).map_err(|e| {
+                SchemaError::property(name, format!("`pattern` is not supported: {e}"))
+            })?),
+            Some(_) => return Err(SchemaError::property(name, "`pattern` must be a string")),
+        },
+        default: opt_string(obj, "default", name)?,
+    };
+    check_order(
+        name,
+        rules.min_length,
+        rules.max_length,
+        "minLength",
+        "maxLength",
+    )?;
+    Ok(rules)
+}
+
+fn parse_number(
+    name: &str,
+    obj: &Map<String, Value>,
+    integer: bool,
+) -> Result<NumberRules, SchemaError> {
+    let num = |key: &str| match obj.get(key) {
+        None => Ok(None),
+        Some(Value::Number(n)) => Ok(Some(Bound::of(n))),
+        Some(_) => Err(SchemaError::property(
+            name,
+            format!("`{key}` must be a number"),
+        )),
+    };
+    let mut rules = NumberRules {
+        integer,
+        minimum: num("minimum")?,
+        maximum: num("maximum")?,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        default: match obj.get("default") {
+            None => None,
+            Some(Value::Number(n)) if !integer || is_integral(n) => Some(canonical(n, integer)),
+            Some(_) => {
+                let what = if integer { "an integer" } else { "a number" };
+                return Err(SchemaError::property(
+                    name,
+                    format!("`default` must be {what}"),
+                ));
+            }
+        },
+    };
+    // Draft 2020-12 writes exclusive bounds as numbers; draft 4 as booleans on the inclusive one.
+    for (key, inclusive, exclusive) in [
+        (
+            "exclusiveMinimum",
+            &mut rules.minimum,
+            &mut rules.exclusive_minimum,
+        ),
+        (
+            "exclusiveMaximum",
+            &mut rules.maximum,
+            &mut rules.exclusive_maximum,
+        ),
+    ] {
+        match obj.get(key) {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Number(n)) => *exclusive = Some(Bound::of(n)),
+            Some(Value::Bool(true)) => *exclusive = inclusive.take(),
+            Some(_) => {
+                return Err(SchemaError::property(
+                    name,
+                    format!("`{key}` must be a number"),
+                ));
+            }
+        }
+    }
+    let low = rules
+        .minimum
+        .into_iter()
+        .chain(rules.exclusive_minimum)
+        .max_by(|a, b| a.total_cmp(*b));
+    let high = rules
+        .maximum
+        .into_iter()
+        .chain(rules.exclusive_maximum)
+        .min_by(|a, b| a.total_cmp(*b));
+    if let (Some(low), Some(high)) = (low, high)
+        && low.total_cmp(high).is_gt()
+    {
+        return Err(SchemaError::property(
+            name,
+            "`minimum` is greater than `maximum`",
+        ));
+    }
+    Ok(rules)
+}
+
+/// A default as the kind holds it: an integer kind's as an integer (`30.0` is `30`), a number
+/// kind's as a float, so a schema reads the same whichever way its numbers were written.
+fn canonical(n: &serde_json::Number, integer: bool) -> serde_json::Number {
+    let as_float = n.as_f64().and_then(serde_json::Number::from_f64);
+    if !integer {
+        return as_float.unwrap_or_else(|| n.clone());
+    }
+    if n.is_i64() || n.is_u64() {
+        return n.clone();
+    }
+    match n.as_f64() {
+        Some(f) if (0.0..1.8e19).contains(&f) => serde_json::Number::from(f as u64),
+        Some(f) if (-9.2e18..0.0).contains(&f) => serde_json::Number::from(f as i64),
+        _ => n.clone(),
+    }
+}
+
+pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+}
+
+pub(super) fn opt_string(
+    obj: &Map<String, Value>,
+    key: &str,
+    name: &str,
+) -> Result<Option<String>, SchemaError> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(SchemaError::property(
+            name,
+            format!("`{key}` must be a string"),
+        )),
+    }
+}
+
+pub(super) fn opt_u64(
+    obj: &Map<String, Value>,
+    key: &str,
+    name: &str,
+) -> Result<Option<u64>, SchemaError> {
+    let err = || SchemaError::property(name, format!("`{key}` must be a non-negative integer"));
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::Number(n)) => match (n.as_u64(), n.as_f64()) {
+            (Some(n), _) => Ok(Some(n)),
+            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(Some(f as u64)),
+            _ => Err(err()),
+        },
+        Some(_) => Err(err()),
+    }
+}
+
+pub(super) fn check_order(
+    name: &str,
+    min: Option<u64>,
+    max: Option<u64>,
+    min_key: &str,
+    max_key: &str,
+) -> Result<(), SchemaError> {
+    match (min, max) {
+        (Some(min), Some(max)) if min > max => Err(SchemaError::property(
+            name,
+            format!("`{min_key}` {min} is greater than `{max_key}` {max}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+pub(crate) fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+// The choices of single- and multi-selects.
+
+fn parse_select(
+    cx: &mut Reader,
+    name: &Arc<str>,
+    obj: &Map<String, Value>,
+) -> Result<SelectRules, SchemaError> {
+    let (choices, style) = match (obj.get("enum"), obj.get("oneOf")) {
+        (Some(_), Some(_)) => {
+            return Err(SchemaError::property(
+                &**name,
+                "has both `enum` and `oneOf`",
+            ));
+        }
+        (Some(values), None) => {
+            let mut choices = enum_values(name, values)?;
+            match obj.get("enumNames") {
+                None => (choices, SelectStyle::Untitled),
+                Some(Value::Array(names)) if names.len() == choices.len() => {
+                    for (choice, title) in choices.iter_mut().zip(names) {
+                        let Value::String(title) = title else {
+                            return Err(SchemaError::property(
+                                &**name,
+                                "`enumNames` must be an array of strings",
+                            ));
+                        };
+                        choice.title = Some(title.clone());
+                    }
+                    (choices, SelectStyle::Legacy)
+                }
+                Some(_) => {
+                    return Err(SchemaError::property(
+                        &**name,
+                        "`enumNames` must be an array of strings as long as `enum`",
+                    ));
+                }
+            }
+        }
+        (None, Some(branches)) => (
+            titled_choices(cx, name, branches, "oneOf")?,
+            SelectStyle::Titled,
+        ),
+        (None, None) => {
+            return Err(SchemaError::property(
+                &**name,
+                "a single-select needs `enum` or `oneOf`",
+            ));
+        }
+    };
+    within(cx, name, &choices)?;
+    let default = opt_string(obj, "default", name)?;
+    Ok(SelectRules {
+        choices,
+        style,
+        default,
+    })
+}
+
+fn parse_multi(
+    cx: &mut Reader,
+    name: &Arc<str>,
+    obj: &Map<String, Value>,
+) -> Result<MultiSelectRules, SchemaError> {
+    let err = |msg: &str| SchemaError::property(&**name, msg);
+    let Some(Value::Object(items)) = obj.get("items") else {
+        return Err(err(
+            "an array must have `items` holding an enum: only multi-selects are allowed",
+        ));
+    };
+    cx.keywords(
+        Some(name),
+        "items.",
+        items,
+        Applies::Strings,
+        &["type", "enum", "anyOf"],
+    )?;
+    let (choices, titled) = match (items.get("enum"), items.get("anyOf")) {
+        (Some(values), None) => {
+            if items.get("type").is_none() {
+                cx.push(
+                    Some(name),
+                    "multi-select `items` should say `type: \"string\"`",
+                );
+            }
+            (enum_values(name, values)?, false)
+        }
+        (None, Some(branches)) => (titled_choices(cx, name, branches, "items.anyOf")?, true),
+        _ => {
+            return Err(err(
+                "an array's `items` must be an enum (`enum` or `anyOf` of const/title): only multi-selects are allowed",
+            ));
+        }
+    };
+    // The choices are strings, whichever way they are written.
+    match items.get("type") {
+        Some(Value::String(t)) if t == "string" => {}
+        None => {}
+        Some(_) => return Err(err("multi-select items must be of type string")),
+    }
+    within(cx, name, &choices)?;
+    let min_items = opt_u64(obj, "minItems", name)?;
+    let max_items = opt_u64(obj, "maxItems", name)?;
+    check_order(name, min_items, max_items, "minItems", "maxItems")?;
+    let unique = match obj.get("uniqueItems") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(err("`uniqueItems` must be a boolean")),
+    };
+    let default = match obj.get("default") {
+        None => None,
+        Some(Value::Array(values)) => {
+            let mut out = Vec::with_capacity(values.len());
+            for v in values {
+                match v {
+                    Value::String(s) => out.push(s.clone()),
+                    _ => return Err(err("`default` must be an array of strings")),
+                }
+            }
+            Some(out)
+        }
+        Some(_) => return Err(err("`default` must be an array of strings")),
+    };
+    Ok(MultiSelectRules {
+        choices,
+        titled,
+        min_items,
+        max_items,
+        unique,
+        default,
+    })
+}
+
+fn enum_values(name: &str, values: &Value) -> Result<Vec<Choice>, SchemaError> {
+    let err = || SchemaError::property(name, "`enum` must be a non-empty array of strings");
+    let Value::Array(values) = values else {
+        return Err(err());
+    };
+    if values.is_empty() {
+        return Err(err());
+    }
+    let choices = values
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => Ok(Choice {
+                value: s.clone(),
+                title: None,
+            }),
+            _ => Err(err()),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    unique(name, choices)
+}
+
+/// Refuses more choices than the limits allow.
+fn within(cx: &Reader, name: &str, choices: &[Choice]) -> Result<(), SchemaError> {
+    let max = cx.limits.max_choices();
+    if choices.len() > max {
+        return Err(SchemaError::property(
+            name,
+            format!("has {} choices, over the limit of {max}", choices.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a choice listed twice: a client would show it twice, and its title is ambiguous.
+fn unique(name: &str, choices: Vec<Choice>) -> Result<Vec<Choice>, SchemaError> {
+    let mut seen = HashSet::with_capacity(choices.len());
+    for choice in &choices {
+        if !seen.insert(choice.value.as_str()) {
+            return Err(SchemaError::property(
+                name,
+                format!("the choice {:?} is listed more than once", choice.value),
+            ));
+        }
+    }
+    Ok(choices)
+}
+
+fn titled_choices(
+    cx: &mut Reader,
+    name: &Arc<str>,
+    branches: &Value,
+    key: &str,
+) -> Result<Vec<Choice>, SchemaError> {
+    let err = || {
+        SchemaError::property(
+            &**name,
+            format!(
+                "`{key}` must be a non-empty array of {{\"const\": string, \"title\": string}}"
+            ),
+        )
+    };
+    let Value::Array(branches) = branches else {
+        return Err(err());
+    };
+    if branches.is_empty() {
+        return Err(err());
+    }
+    let mut choices = Vec::with_capacity(branches.len());
+    for branch in branches {
+        let Value::Object(branch) = branch else {
+            return Err(err());
+        };
+        let Some(Value::String(value)) = branch.get("const") else {
+            return Err(err());
+        };
+        let title = match branch.get("title") {
+            // The wire requires a title; the value stands in, as it does when written out.
+            None => {
+                cx.push(
+                    Some(name),
+                    format!("choice {value:?} in `{key}` has no `title`"),
+                );
+                Some(value.clone())
+            }
+            Some(Value::String(t)) => Some(t.clone()),
+            Some(_) => return Err(err()),
+        };
+        cx.keywords(
+            Some(name),
+            &format!("{key}[]."),
+            branch,
+            Applies::Strings,
+            &["const", "title"],
+        )?;
+        choices.push(Choice {
+            value: value.clone(),
+            title,
+        });
+    }
+    unique(name, choices)
+}

@@ -1,0 +1,232 @@
+//! What one property accepts: the rules its value must keep, each broken rule handed to a
+//! [`Found`] as it is found. The reply's reader calls these for every value it reads; a
+//! schema's own defaults are checked by them too.
+
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::bound::{Bound, Num};
+use super::{Kind, Pattern, Property, RequestedSchema};
+use crate::error::Rule;
+
+/// Where broken rules go, and the limits a reply's values share.
+pub(crate) trait Found {
+    /// The value broke `rule`; `received` shows it.
+    fn broke(&self, rule: Rule, received: String);
+    /// Takes `work` from the pattern work left for the reply: `false` when there is not enough,
+    /// so the search must not run.
+    fn spend_pattern_work(&self, work: u64) -> bool;
+    /// The longest string a value may be, in bytes.
+    fn max_string_bytes(&self) -> usize;
+}
+
+/// A string as a violation shows it: quoted as JSON, cut to its first 80 characters.
+pub(crate) fn quoted(s: &str) -> String {
+    let head: String = s.chars().take(80).collect();
+    serde_json::to_string(&head).unwrap_or_default()
+}
+
+impl RequestedSchema {
+    /// A string as the value of property `i`.
+    pub(crate) fn check_str(&self, i: usize, s: &str, found: &dyn Found) {
+        let prop = &self.properties[i];
+        if too_long(s, found) {
+            return;
+        }
+        match &prop.kind {
+            Kind::String(rules) => {
+                let chars = || s.chars().count() as u64;
+                if let Some(min) = rules.min_length
+                    && chars() < min
+                {
+                    found.broke(Rule::MinLength(min), quoted(s));
+                }
+                if let Some(max) = rules.max_length
+                    && chars() > max
+                {
+                    found.broke(Rule::MaxLength(max), quoted(s));
+                }
+                if let Some(f) = rules.format
+                    && !f.is_valid(s)
+                {
+                    found.broke(Rule::Format(f), quoted(s));
+                }
+                if let Some(p) = &rules.pattern {
+                    check_pattern(p, s, found);
+                }
+            }
+            Kind::Select(_) => {
+                if self.choice_position(i, s).is_none() {
+                    found.broke(Rule::NotAChoice, quoted(s));
+                }
+            }
+            _ => wrong_type(prop, quoted(s), found),
+        }
+    }
+
+    /// A string as an item of multi-select `i`; `seen` holds the choices of the items before it.
+    pub(crate) fn check_item(
+        &self,
+        i: usize,
+        s: &str,
+        seen: &mut HashSet<usize>,
+        found: &dyn Found,
+    ) {
+        if too_long(s, found) {
+            return;
+        }
+        let Kind::MultiSelect(rules) = &self.properties[i].kind else {
+            return;
+        };
+        match self.choice_position(i, s) {
+            None => found.broke(Rule::NotAChoice, quoted(s)),
+            Some(choice) => {
+                if !seen.insert(choice) && rules.unique {
+                    found.broke(Rule::UniqueItems, quoted(s));
+                }
+            }
+        }
+    }
+
+    /// A number as the value of property `i`.
+    pub(crate) fn check_num(&self, i: usize, n: Num, found: &dyn Found) {
+        let prop = &self.properties[i];
+        let Kind::Number(rules) = &prop.kind else {
+            return wrong_type(prop, n.to_string(), found);
+        };
+        if rules.integer && !n.is_integer() {
+            return wrong_type(prop, n.to_string(), found);
+        }
+        let check =
+            |bound: Option<Bound>, broken: fn(Ordering) -> bool, rule: fn(Bound) -> Rule| {
+                if let Some(bound) = bound
+                    && broken(n.cmp_bound(bound))
+                {
+                    found.broke(rule(bound), n.to_string());
+                }
+            };
+        check(rules.minimum, Ordering::is_lt, Rule::Minimum);
+        check(rules.maximum, Ordering::is_gt, Rule::Maximum);
+        check(
+            rules.exclusive_minimum,
+            Ordering::is_le,
+            Rule::ExclusiveMinimum,
+        );
+        check(
+            rules.exclusive_maximum,
+            Ordering::is_ge,
+            Rule::ExclusiveMaximum,
+        );
+    }
+
+    /// A boolean as the value of property `i`.
+    pub(crate) fn check_bool(&self, i: usize, v: bool, found: &dyn Found) {
+        let prop = &self.properties[i];
+        if !matches!(prop.kind, Kind::Boolean(_)) {
+            wrong_type(prop, v.to_string(), found);
+        }
+    }
+
+    /// A value of no type property `i` can hold (`null`, an object), or an array where `i` is
+    /// not a multi-select.
+    pub(crate) fn check_other(&self, i: usize, received: &str, found: &dyn Found) {
+        wrong_type(&self.properties[i], received.to_owned(), found);
+    }
+
+    /// How many items multi-select `i` was sent.
+    pub(crate) fn check_count(&self, i: usize, count: usize, found: &dyn Found) {
+        let Kind::MultiSelect(rules) = &self.properties[i].kind else {
+            return;
+        };
+        let n = count as u64;
+        if let Some(min) = rules.min_items
+            && n < min
+        {
+            found.broke(Rule::MinItems(min), format!("{n} items"));
+        }
+        if let Some(max) = rules.max_items
+            && n > max
+        {
+            found.broke(Rule::MaxItems(max), format!("{n} items"));
+        }
+    }
+
+    /// The first rule `value` breaks as the value of property `i` alone: its own rules, not
+    /// `required` nor any other property's.
+    pub(crate) fn value_breaks(&self, i: usize, value: &Value) -> Option<Rule> {
+        let first = First::default();
+        match value {
+            Value::String(s) => self.check_str(i, s, &first),
+            Value::Bool(b) => self.check_bool(i, *b, &first),
+            Value::Number(n) => self.check_num(i, Num::of(n), &first),
+            Value::Array(items) if matches!(self.properties[i].kind, Kind::MultiSelect(_)) => {
+                let mut seen = HashSet::new();
+                for item in items {
+                    match item {
+                        Value::String(s) => self.check_item(i, s, &mut seen, &first),
+                        _ => first.broke(Rule::Type { expected: "string" }, item.to_string()),
+                    }
+                }
+                self.check_count(i, items.len(), &first);
+            }
+            Value::Array(_) => self.check_other(i, "an array", &first),
+            Value::Object(_) => self.check_other(i, "an object", &first),
+            Value::Null => self.check_other(i, "null", &first),
+        }
+        first.0.into_inner()
+    }
+
+    /// Property `i`'s `default`, when it has one that passes its own rules: the value a client
+    /// fills in, and a server fills into accepted content.
+    pub(crate) fn usable_default(&self, i: usize) -> Option<Value> {
+        let default = self.properties.get(i)?.kind.default_value()?;
+        self.value_breaks(i, &default).is_none().then_some(default)
+    }
+}
+
+/// Records a string over the reply's limit; such a string is checked no further.
+fn too_long(s: &str, found: &dyn Found) -> bool {
+    let limit = found.max_string_bytes();
+    let over = s.len() > limit;
+    if over {
+        found.broke(Rule::TooLong(limit), quoted(s));
+    }
+    over
+}
+
+/// Searches `s` for `pattern`, if the reply's pattern work allows it.
+fn check_pattern(pattern: &Pattern, s: &str, found: &dyn Found) {
+    let work = (s.len() as u64 + 1).saturating_mul(pattern.size() as u64);
+    if !found.spend_pattern_work(work) {
+        found.broke(Rule::PatternBudget, quoted(s));
+    } else if !pattern.is_match(s) {
+        found.broke(Rule::Pattern(pattern.shared()), quoted(s));
+    }
+}
+
+fn wrong_type(prop: &Property, received: String, found: &dyn Found) {
+    let expected = prop.kind.json_type();
+    found.broke(Rule::Type { expected }, received);
+}
+
+/// Keeps the first rule broken, under the default limits.
+#[derive(Default)]
+struct First(std::cell::RefCell<Option<Rule>>, std::cell::Cell<u64>);
+
+impl Found for First {
+    fn broke(&self, rule: Rule, _: String) {
+        self.0.borrow_mut().get_or_insert(rule);
+    }
+
+    fn spend_pattern_work(&self, work: u64) -> bool {
+        let spent = self.1.get().saturating_add(work);
+        self.1.set(spent);
+        spent <= crate::limits::Limits::DEFAULT.max_pattern_work()
+    }
+
+    fn max_string_bytes(&self) -> usize {
+        crate::limits::Limits::DEFAULT.max_string_bytes()
+    }
+}
