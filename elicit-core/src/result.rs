@@ -34,7 +34,6 @@ impl ElicitAction {
 impl ElicitAction {
     /// The action a wire word names: exactly `accept`, `decline` or `cancel`. Every reader of a
     /// reply matches the word here.
-    #[inline]
     pub(crate) fn from_wire(word: &str) -> Option<ElicitAction> {
         match word {
             "accept" => Some(ElicitAction::Accept),

@@ -27,7 +27,6 @@ pub trait HasDeserialize: Sized {
 
 #[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned> HasDeserialize for T {
-    #[inline]
     fn __elicit_deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         T::deserialize(deserializer)
     }

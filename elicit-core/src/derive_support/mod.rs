@@ -83,7 +83,7 @@ pub(crate) fn build<T: HasDeserialize + HasJsonSchema>(
 }
 
 /// The schemars generator every form's schema is built with: draft 2020-12, subschemas inline,
-/// no `$schema`. Not generic.
+/// no `$schema`.
 fn generator() -> schemars::generate::SchemaGenerator {
     let mut settings = schemars::generate::SchemaSettings::draft2020_12();
     settings.inline_subschemas = true;
@@ -99,7 +99,7 @@ pub(crate) struct FormTraits {
     pub(crate) bound_hints: bool,
 }
 
-/// The part of [`build`] that does not depend on the type: compiled once.
+/// The part of [`build`] that does not depend on the type.
 fn lower_fields(
     root: serde_json::Value,
     names: &'static [&'static str],
@@ -133,7 +133,6 @@ fn lower_fields(
 
 /// The panic of [`Elicit::requested_schema`] for a type whose schema cannot be sent. Not
 /// generic.
-#[cold]
 #[track_caller]
 pub(crate) fn unsendable(type_name: &str, error: &SchemaError) -> ! {
     panic!("elicit: the schema of `{type_name}` cannot be sent: {error}")

@@ -33,6 +33,7 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
     }
 
     /// Where the reply's violations go.
+    #[cfg(feature = "rmcp")]
     pub(crate) fn sink(&self) -> &'a Sink<'s> {
         self.sink
     }
@@ -199,55 +200,17 @@ impl<'de> DeserializeSeed<'de> for ActionSeed<'_, '_> {
     type Value = ElicitAction;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ElicitAction, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl ActionSeed<'_, '_> {
-    fn invalid<E: de::Error>(&self, received: String) -> E {
+        let value = Value::deserialize(d)?;
+        if let Some(action) = value.as_str().and_then(ElicitAction::from_wire) {
+            return Ok(action);
+        }
+        let received = match &value {
+            Value::Array(_) => "an array".to_owned(),
+            Value::Object(_) => "an object".to_owned(),
+            other => other.to_string(),
+        };
         self.0
             .push(Location::Envelope, Rule::ActionInvalid, Some(received));
-        stop()
-    }
-}
-
-impl<'de> Visitor<'de> for ActionSeed<'_, '_> {
-    type Value = ElicitAction;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("\"accept\", \"decline\" or \"cancel\"")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<ElicitAction, E> {
-        ElicitAction::from_wire(v)
-            .ok_or_else(|| self.invalid(serde_json::to_string(v).unwrap_or_default()))
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<ElicitAction, E> {
-        Err(self.invalid(v.to_string()))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<ElicitAction, E> {
-        Err(self.invalid(v.to_string()))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<ElicitAction, E> {
-        Err(self.invalid(v.to_string()))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ElicitAction, E> {
-        Err(self.invalid(v.to_string()))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<ElicitAction, E> {
-        Err(self.invalid("null".into()))
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<ElicitAction, A::Error> {
-        Err(self.invalid("an array".into()))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<ElicitAction, A::Error> {
-        Err(self.invalid("an object".into()))
+        Err(stop())
     }
 }

@@ -16,7 +16,7 @@ mod typed;
 use serde::de::DeserializeSeed;
 use serde_json::Value;
 
-use self::adapter::{ContentSeed, ReadContent, Report};
+use self::adapter::{ReadContent, Report};
 use self::envelope::Envelope;
 use self::sink::{Sink, in_form_order};
 use crate::error::{ElicitError, Location, Rule, Violation};
@@ -34,14 +34,14 @@ trait Source {
 }
 
 /// Reply text.
-struct Text<'a>(&'a [u8]);
+struct Text<'a>(&'a str);
 
 impl Source for Text<'_> {
     fn read<C: ReadContent>(
         &self,
         envelope: Envelope<'_, '_, C>,
     ) -> Result<ElicitResult<C>, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_slice(self.0);
+        let mut de = serde_json::Deserializer::from_str(self.0);
         let outcome = envelope.deserialize(&mut de)?;
         de.end()?;
         Ok(outcome)
@@ -62,14 +62,16 @@ impl Source for Json<'_> {
 
 /// The content of an accept, already taken out of its envelope, as an SDK's typed result holds
 /// it (absent content reads as `{}`).
+#[cfg(feature = "rmcp")]
 struct Accepted<'a>(Option<&'a Value>);
 
+#[cfg(feature = "rmcp")]
 impl Source for Accepted<'_> {
     fn read<C: ReadContent>(
         &self,
         envelope: Envelope<'_, '_, C>,
     ) -> Result<ElicitResult<C>, serde_json::Error> {
-        let content = ContentSeed::new(envelope.sink());
+        let content = adapter::ContentSeed::new(envelope.sink());
         match self.0 {
             Some(value) => content.deserialize(value),
             None => content.deserialize(&Value::Null),
@@ -97,7 +99,7 @@ pub(crate) fn from_str<C: ReadContent>(
     limits: &Limits,
 ) -> Result<ElicitResult<C>, ElicitError> {
     check_size(json.as_bytes(), limits)?;
-    read(schema, &Text(json.as_bytes()), limits)
+    read(schema, &Text(json), limits)
 }
 
 /// Reads a reply held as JSON bytes; bytes that are not UTF-8 are a JSON error.
@@ -107,15 +109,14 @@ pub(crate) fn from_slice<C: ReadContent>(
     limits: &Limits,
 ) -> Result<ElicitResult<C>, ElicitError> {
     check_size(json, limits)?;
-    if let Err(e) = std::str::from_utf8(json) {
-        let rule = Rule::Json(format!("invalid UTF-8: {e}"));
-        return Err(ElicitError::new(vec![Violation::new(
-            Location::Envelope,
-            rule,
-            None,
-        )]));
+    match std::str::from_utf8(json) {
+        Ok(json) => read(schema, &Text(json), limits),
+        Err(e) => {
+            let rule = Rule::Json(format!("invalid UTF-8: {e}"));
+            let violation = Violation::new(Location::Envelope, rule, None);
+            Err(ElicitError::new(vec![violation]))
+        }
     }
-    read(schema, &Text(json), limits)
 }
 
 /// Reads a reply held as a JSON value.
@@ -143,7 +144,7 @@ pub(crate) fn from_content<C: ReadContent>(
 /// Reads a URL-mode reply held as JSON text: the action only.
 pub(crate) fn consent_from_str(json: &str) -> Result<ElicitResult<Report>, ElicitError> {
     check_size(json.as_bytes(), &Limits::DEFAULT)?;
-    consent(&Text(json.as_bytes()))
+    consent(&Text(json))
 }
 
 /// Reads a URL-mode reply held as a JSON value.

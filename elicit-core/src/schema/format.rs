@@ -161,7 +161,6 @@ static CLASS: [u16; 256] = {
     table
 };
 
-#[inline]
 fn class(b: u8, of: u16) -> bool {
     CLASS[usize::from(b)] & of != 0
 }
@@ -364,7 +363,6 @@ fn is_uri(s: &[u8]) -> bool {
 /// The common shape, `scheme://host[:port][/path][?query][#fragment]` with no userinfo, no
 /// bracketed host and no `%`, in one forward pass. It accepts only what [`any_uri`] accepts;
 /// anything else is left to it.
-#[inline]
 fn plain_uri(s: &[u8]) -> bool {
     let scan = |mut i: usize, of: u16| {
         while s.get(i).is_some_and(|&b| class(b, of)) {
@@ -532,7 +530,6 @@ fn split_at_any(s: &[u8], stops: u16) -> (&[u8], &[u8]) {
 }
 
 /// Whether all of `s` is bytes of a class in `of`, or `pct-encoded` (`%` and two hex digits).
-#[inline]
 fn all_of(s: &[u8], of: u16) -> bool {
     let mut i = 0;
     while let Some(&b) = s.get(i) {

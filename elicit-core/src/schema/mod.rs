@@ -85,7 +85,7 @@ pub struct Pattern {
 const MAX_COMPILED: usize = 10 << 20;
 
 impl Pattern {
-    /// Compiles `source`, under the default [`Limits`](crate::Limits).
+    /// Compiles `source`, under the default [`Limits`].
     pub fn new(source: &str) -> Result<Pattern, String> {
         Pattern::with_limits(source, &Limits::DEFAULT)
     }
