@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::check::{Checked, Target, stop};
+use super::check::{Seeded, Target, stop};
 use super::sink::Sink;
 use crate::derive_support::HasDeserialize;
 use crate::error::{Location, Rule};
@@ -270,7 +270,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         match self.keys.found.take() {
-            Some(i) => self.inner.next_value_seed(PropSeed {
+            Some(i) => self.inner.next_value_seed(Seeded {
                 seed,
                 target: Target::Prop(i),
                 sink: self.keys.sink,
@@ -320,23 +320,5 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, '_, '_, K> {
     fn visit_string<E: de::Error>(self, v: String) -> Result<K::Value, E> {
         self.keys.find(&v);
         self.seed.deserialize(de::value::StringDeserializer::new(v))
-    }
-}
-
-struct PropSeed<'a, 's, T> {
-    seed: T,
-    target: Target<'a>,
-    sink: &'a Sink<'s>,
-}
-
-impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for PropSeed<'_, '_, T> {
-    type Value = T::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
-        self.seed.deserialize(Checked {
-            target: self.target,
-            sink: self.sink,
-            inner: d,
-        })
     }
 }

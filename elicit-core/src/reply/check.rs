@@ -261,7 +261,7 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
             index: self.count,
             seen: self.seen,
         };
-        let read = self.inner.next_element_seed(ItemSeed {
+        let read = self.inner.next_element_seed(Seeded {
             seed,
             target: Target::Item(&item),
             sink: self.sink,
@@ -277,13 +277,14 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
     }
 }
 
-struct ItemSeed<'a, 's, T> {
-    seed: T,
-    target: Target<'a>,
-    sink: &'a Sink<'s>,
+/// A seed whose value is read through [`Checked`] against `target`.
+pub(crate) struct Seeded<'a, 's, T> {
+    pub(crate) seed: T,
+    pub(crate) target: Target<'a>,
+    pub(crate) sink: &'a Sink<'s>,
 }
 
-impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ItemSeed<'_, '_, T> {
+impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for Seeded<'_, '_, T> {
     type Value = T::Value;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<T::Value, D::Error> {
