@@ -293,3 +293,45 @@ fn asking_again_keeps_numbers_choices_and_replaces_broken_defaults() {
     };
     assert_eq!(content.get("code"), None);
 }
+
+#[test]
+fn bounds_in_words() {
+    let schema = RequestedSchema::from_value(json!({"type": "object", "properties": {
+        "size": {"type": "integer", "minimum": 1, "maximum": 12},
+        "age": {"type": "integer", "minimum": 18},
+        "small": {"type": "integer", "minimum": 0, "maximum": 255},
+        "port": {"type": "integer", "minimum": 1, "maximum": 65535},
+        "count": {"type": "integer", "minimum": 0, "maximum": 10},
+        "whole": {"type": "integer", "minimum": 0, "maximum": 4_294_967_295u64},
+        "wide": {"type": "integer", "minimum": -9_007_199_254_740_991i64, "maximum": 9_007_199_254_740_991u64},
+        "ratio": {"type": "number", "minimum": 0, "maximum": 1.5},
+        "over": {"type": "number", "exclusiveMinimum": 0},
+        "name": {"type": "string", "minLength": 1, "maxLength": 50},
+        "code": {"type": "string", "minLength": 4, "maxLength": 4},
+        "note": {"type": "string", "maxLength": 1},
+        "any": {"type": "string", "minLength": 0},
+        "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1, "maxItems": 2},
+        "flag": {"type": "boolean"}
+    }}))
+    .unwrap();
+    let schema = schema.with_bound_hints();
+    // Standing alone, each hint is the description, capitalized.
+    let hint = |name: &str| schema.property(name).unwrap().description.as_deref();
+    assert_eq!(hint("size"), Some("1–12, a whole number"));
+    assert_eq!(hint("age"), Some("At least 18, a whole number"));
+    // A u8's own range is the type's limit, not a rule: no hint.
+    assert_eq!(hint("small"), None);
+    assert_eq!(hint("port"), Some("At least 1, a whole number"));
+    assert_eq!(hint("count"), Some("0–10, a whole number"));
+    assert_eq!(hint("whole"), None);
+    // The ±(2^53 − 1) cap on 64-bit fields, at both ends.
+    assert_eq!(hint("wide"), None);
+    assert_eq!(hint("ratio"), Some("0–1.5"));
+    assert_eq!(hint("over"), Some("More than 0"));
+    assert_eq!(hint("name"), Some("1–50 characters"));
+    assert_eq!(hint("code"), Some("Exactly 4 characters"));
+    assert_eq!(hint("note"), Some("At most 1 character"));
+    assert_eq!(hint("any"), None);
+    assert_eq!(hint("tags"), Some("Choose 1–2"));
+    assert_eq!(hint("flag"), None);
+}

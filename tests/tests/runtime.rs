@@ -765,6 +765,12 @@ fn a_schema_built_from_constructors_writes_the_wire_form_and_validates() {
         Property::new("few", Kind::MultiSelect(MultiSelectRules::new(plain))),
     ])
     .unwrap();
+    let names: Vec<&str> = schema
+        .properties()
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(names, ["email", "seats", "plain", "titled", "many", "few"]);
     assert_eq!(
         serde_json::to_value(&schema).unwrap(),
         json!({

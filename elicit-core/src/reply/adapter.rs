@@ -16,7 +16,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::check::{Seeded, Target, stop};
-use super::sink::Sink;
+use super::sink::{Sink, refuse_others};
 use crate::derive_support::HasDeserialize;
 use crate::error::{Location, Rule};
 
@@ -119,8 +119,8 @@ struct ContentVisitor<'a, 's, V> {
 }
 
 impl<V> ContentVisitor<'_, '_, V> {
-    fn not_object<E: de::Error>(&self, received: &str) -> E {
-        let received = Some(received.into());
+    fn not_object<E: de::Error>(&self, received: String) -> E {
+        let received = Some(received);
         self.sink
             .push(Location::Content, Rule::ContentNotObject, received);
         stop()
@@ -153,29 +153,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
         d.deserialize_map(self)
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        Err(self.not_object(&v.to_string()))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-        Err(self.not_object(&v.to_string()))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-        Err(self.not_object(&v.to_string()))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        Err(self.not_object(&v.to_string()))
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<V::Value, E> {
-        Err(self.not_object("a string"))
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
-        Err(self.not_object("an array"))
-    }
+    refuse_others!(not_object: bool i64 u64 f64 str seq);
 }
 
 /// A map with no entries, read in place of `content: null` or absent content.

@@ -6,12 +6,12 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 
 use super::adapter::{ContentSeed, ReadContent, Report};
 use super::check::stop;
-use super::sink::Sink;
+use super::sink::{Sink, refuse_others};
 use crate::error::{Location, Rule};
 use crate::result::{ElicitAction, ElicitResult};
 
@@ -69,10 +69,10 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
         stop()
     }
 
-    fn not_object<E: de::Error>(&self, received: &str) -> E {
+    fn not_object<E: de::Error>(&self, received: String) -> E {
         self.refuse(
             Rule::Json("a reply must be a JSON object".into()),
-            Some(received.into()),
+            Some(received),
         )
     }
 }
@@ -137,60 +137,17 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
         }
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<ElicitResult<C>, E> {
-        Err(self.not_object(&v.to_string()))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<ElicitResult<C>, E> {
-        Err(self.not_object(&v.to_string()))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<ElicitResult<C>, E> {
-        Err(self.not_object(&v.to_string()))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ElicitResult<C>, E> {
-        Err(self.not_object(&v.to_string()))
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<ElicitResult<C>, E> {
-        Err(self.not_object("a string"))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<ElicitResult<C>, E> {
-        Err(self.not_object("null"))
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<ElicitResult<C>, A::Error> {
-        Err(self.not_object("an array"))
-    }
+    refuse_others!(not_object: bool i64 u64 f64 str unit seq);
 }
 
 /// The envelope's keys; any other key (`_meta` among them) is skipped.
+#[derive(serde::Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
 enum Key {
     Action,
     Content,
+    #[serde(other)]
     Other,
-}
-
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
-        struct KeyVisitor;
-        impl Visitor<'_> for KeyVisitor {
-            type Value = Key;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-                Ok(match v {
-                    "action" => Key::Action,
-                    "content" => Key::Content,
-                    _ => Key::Other,
-                })
-            }
-        }
-        d.deserialize_identifier(KeyVisitor)
-    }
 }
 
 /// Reads `action`, which must be exactly one of the three lowercase words.
@@ -200,17 +157,29 @@ impl<'de> DeserializeSeed<'de> for ActionSeed<'_, '_> {
     type Value = ElicitAction;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ElicitAction, D::Error> {
-        let value = Value::deserialize(d)?;
-        if let Some(action) = value.as_str().and_then(ElicitAction::from_wire) {
-            return Ok(action);
-        }
-        let received = match &value {
-            Value::Array(_) => "an array".to_owned(),
-            Value::Object(_) => "an object".to_owned(),
-            other => other.to_string(),
-        };
+        d.deserialize_any(self)
+    }
+}
+
+impl ActionSeed<'_, '_> {
+    fn invalid<E: de::Error>(&self, received: String) -> E {
         self.0
             .push(Location::Envelope, Rule::ActionInvalid, Some(received));
-        Err(stop())
+        stop()
     }
+}
+
+impl<'de> Visitor<'de> for ActionSeed<'_, '_> {
+    type Value = ElicitAction;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"accept\", \"decline\" or \"cancel\"")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<ElicitAction, E> {
+        ElicitAction::from_wire(v)
+            .ok_or_else(|| self.invalid(serde_json::to_string(v).unwrap_or_default()))
+    }
+
+    refuse_others!(invalid: bool i64 u64 f64 unit seq map);
 }

@@ -92,3 +92,50 @@ pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violatio
         Some(name) => schema.position(name).map_or(usize::MAX, |i| i + 2),
     });
 }
+
+/// Visitor methods for JSON values a visitor does not read, each handing `$refuse` a
+/// description of what arrived and returning the error it makes.
+macro_rules! refuse_others {
+    ($refuse:ident: $($kind:ident)*) => { $(refuse_others!(@ $refuse $kind);)* };
+    (@ $refuse:ident bool) => {
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Err(self.$refuse(v.to_string()))
+        }
+    };
+    (@ $refuse:ident i64) => {
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Err(self.$refuse(v.to_string()))
+        }
+    };
+    (@ $refuse:ident u64) => {
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Err(self.$refuse(v.to_string()))
+        }
+    };
+    (@ $refuse:ident f64) => {
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Err(self.$refuse(v.to_string()))
+        }
+    };
+    (@ $refuse:ident str) => {
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Err(self.$refuse("a string".into()))
+        }
+    };
+    (@ $refuse:ident unit) => {
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(self.$refuse("null".into()))
+        }
+    };
+    (@ $refuse:ident seq) => {
+        fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(self.$refuse("an array".into()))
+        }
+    };
+    (@ $refuse:ident map) => {
+        fn visit_map<A: de::MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(self.$refuse("an object".into()))
+        }
+    };
+}
+pub(crate) use refuse_others;

@@ -113,15 +113,48 @@ mod sealed {
     pub trait Sealed {}
 }
 
+/// What every question holds: the [`Ask`] it goes through, its key and message, how it is
+/// retried, and how long a live request waits.
+#[doc(hidden)]
+pub struct Core<'a> {
+    ask: &'a Ask,
+    key: String,
+    message: Option<String>,
+    policy: RetryPolicy,
+    timeout: Option<Duration>,
+}
+
+impl<'a> Core<'a> {
+    fn new(ask: &'a Ask, key: String, message: Option<String>) -> Self {
+        let policy = RetryPolicy::NONE;
+        Core {
+            ask,
+            key,
+            message,
+            policy,
+            timeout: None,
+        }
+    }
+}
+
 /// What the engine needs of a question, whatever its answer's type.
 #[doc(hidden)]
 pub trait Asking: Sync {
-    fn key(&self) -> &str;
+    fn core(&self) -> &Core<'_>;
     /// What the key is asked as: a form's type, or URL mode.
     fn kind(&self) -> Cow<'static, str>;
-    fn base_message(&self) -> Cow<'_, str>;
-    fn policy(&self) -> RetryPolicy;
-    fn timeout(&self) -> Option<Duration>;
+    fn key(&self) -> &str {
+        &self.core().key
+    }
+    fn base_message(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.core().message.as_deref().unwrap_or_default())
+    }
+    fn policy(&self) -> RetryPolicy {
+        self.core().policy
+    }
+    fn timeout(&self) -> Option<Duration> {
+        self.core().timeout
+    }
     /// The request for `version`, shown with `message`. After a refused answer, `keep` holds its
     /// content and why it was refused, so a form can start from what was right.
     fn params(
@@ -223,25 +256,17 @@ type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interrupt>> + Send
 /// the schema that was sent. Made by [`Ask::form`].
 #[must_use = "a question is asked when it is awaited"]
 pub struct FormQuestion<'a, T> {
-    ask: &'a Ask,
-    key: String,
-    message: Option<String>,
+    core: Core<'a>,
     /// The schema to send, when it is not `T`'s own: a [`Form`] with run-time choices.
     sent: Option<&'a RequestedSchema>,
-    policy: RetryPolicy,
-    timeout: Option<Duration>,
     form: PhantomData<fn() -> T>,
 }
 
 impl<'a, T: Elicit> FormQuestion<'a, T> {
     pub(crate) fn new(ask: &'a Ask, key: String) -> Self {
         FormQuestion {
-            ask,
-            key,
-            message: None,
+            core: Core::new(ask, key, None),
             sent: None,
-            policy: RetryPolicy::NONE,
-            timeout: None,
             form: PhantomData,
         }
     }
@@ -249,36 +274,36 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
     /// A question that sends `form`'s schema and message, and reads the answer against it.
     pub(crate) fn of(ask: &'a Ask, key: String, form: &'a Form<T>) -> Self {
         FormQuestion {
-            message: Some(form.message_text().to_owned()),
+            core: Core::new(ask, key, Some(form.message_text().to_owned())),
             sent: Some(form.schema()),
-            ..FormQuestion::new(ask, key)
+            form: PhantomData,
         }
     }
 
     /// Shows `message` instead of the type's own.
     pub fn message(mut self, message: impl Into<String>) -> Self {
-        self.message = Some(message.into());
+        self.core.message = Some(message.into());
         self
     }
 
     /// Asks again as `policy` allows: once more after a cancel, and with the violations in the
     /// message after invalid content. On 2026-07-28 each new attempt is another round.
     pub fn retrying(mut self, policy: RetryPolicy) -> Self {
-        self.policy = policy;
+        self.core.policy = policy;
         self
     }
 
     /// Gives up on a live request after `timeout`, with [`PeerElicitError::Timeout`]. Before
     /// 2026-07-28 only: there, the client's retry carries the answer whenever it comes.
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
+        self.core.timeout = Some(timeout);
         self
     }
 }
 
 impl<T: Elicit> Asking for FormQuestion<'_, T> {
-    fn key(&self) -> &str {
-        &self.key
+    fn core(&self) -> &Core<'_> {
+        &self.core
     }
 
     fn kind(&self) -> Cow<'static, str> {
@@ -286,18 +311,7 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
     }
 
     fn base_message(&self) -> Cow<'_, str> {
-        match &self.message {
-            Some(message) => Cow::Borrowed(message),
-            None => Cow::Borrowed(T::message()),
-        }
-    }
-
-    fn policy(&self) -> RetryPolicy {
-        self.policy
-    }
-
-    fn timeout(&self) -> Option<Duration> {
-        self.timeout
+        Cow::Borrowed(self.core.message.as_deref().unwrap_or_else(|| T::message()))
     }
 
     fn schema(&self) -> Option<&RequestedSchema> {
@@ -348,12 +362,8 @@ impl<T: Elicit + Send> Question for FormQuestion<'_, T> {
 /// [`Content`], validated against that schema. Made by [`Ask::schema`].
 #[must_use = "a question is asked when it is awaited"]
 pub struct SchemaQuestion<'a> {
-    ask: &'a Ask,
-    key: String,
-    message: String,
+    core: Core<'a>,
     schema: &'a RequestedSchema,
-    policy: RetryPolicy,
-    timeout: Option<Duration>,
 }
 
 impl<'a> SchemaQuestion<'a> {
@@ -364,47 +374,31 @@ impl<'a> SchemaQuestion<'a> {
         schema: &'a RequestedSchema,
     ) -> Self {
         SchemaQuestion {
-            ask,
-            key,
-            message,
+            core: Core::new(ask, key, Some(message)),
             schema,
-            policy: RetryPolicy::NONE,
-            timeout: None,
         }
     }
 
     /// Asks again as `policy` allows (see [`FormQuestion::retrying`]).
     pub fn retrying(mut self, policy: RetryPolicy) -> Self {
-        self.policy = policy;
+        self.core.policy = policy;
         self
     }
 
     /// Gives up on a live request after `timeout` (before 2026-07-28).
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
+        self.core.timeout = Some(timeout);
         self
     }
 }
 
 impl Asking for SchemaQuestion<'_> {
-    fn key(&self) -> &str {
-        &self.key
+    fn core(&self) -> &Core<'_> {
+        &self.core
     }
 
     fn kind(&self) -> Cow<'static, str> {
         Cow::Borrowed("a form of a run-time schema")
-    }
-
-    fn base_message(&self) -> Cow<'_, str> {
-        Cow::Borrowed(&self.message)
-    }
-
-    fn policy(&self) -> RetryPolicy {
-        self.policy
-    }
-
-    fn timeout(&self) -> Option<Duration> {
-        self.timeout
     }
 
     fn schema(&self) -> Option<&RequestedSchema> {
@@ -443,23 +437,17 @@ impl Question for SchemaQuestion<'_> {
 /// as passwords and payment details. Await it for the `UrlElicitResult`. Made by [`Ask::url`].
 #[must_use = "a question is asked when it is awaited"]
 pub struct UrlQuestion<'a> {
-    ask: &'a Ask,
-    key: String,
-    message: String,
+    core: Core<'a>,
     url: String,
     elicitation_id: Option<String>,
-    timeout: Option<Duration>,
 }
 
 impl<'a> UrlQuestion<'a> {
     pub(crate) fn new(ask: &'a Ask, key: String, message: String, url: String) -> Self {
         UrlQuestion {
-            ask,
-            key,
-            message,
+            core: Core::new(ask, key, Some(message)),
             url,
             elicitation_id: None,
-            timeout: None,
         }
     }
 
@@ -472,30 +460,18 @@ impl<'a> UrlQuestion<'a> {
 
     /// Gives up on a live request after `timeout` (before 2026-07-28).
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
+        self.core.timeout = Some(timeout);
         self
     }
 }
 
 impl Asking for UrlQuestion<'_> {
-    fn key(&self) -> &str {
-        &self.key
+    fn core(&self) -> &Core<'_> {
+        &self.core
     }
 
     fn kind(&self) -> Cow<'static, str> {
         Cow::Borrowed("a URL-mode question")
-    }
-
-    fn base_message(&self) -> Cow<'_, str> {
-        Cow::Borrowed(&self.message)
-    }
-
-    fn policy(&self) -> RetryPolicy {
-        RetryPolicy::NONE
-    }
-
-    fn timeout(&self) -> Option<Duration> {
-        self.timeout
     }
 
     fn params(
@@ -504,7 +480,7 @@ impl Asking for UrlQuestion<'_> {
         message: &str,
         _keep: Option<Kept<'_>>,
     ) -> Result<Params, Interrupt> {
-        let id = self.elicitation_id.as_deref().unwrap_or(&self.key);
+        let id = self.elicitation_id.as_deref().unwrap_or(&self.core.key);
         UrlRequest::new(version, message.to_owned(), self.url.clone(), id.to_owned())
             .map(Params::Url)
             .map_err(Interrupt::Url)
@@ -533,7 +509,7 @@ macro_rules! asked_on_await {
             type IntoFuture = Answering<'a, $answer>;
 
             fn into_future(self) -> Self::IntoFuture {
-                Box::pin(async move { self.ask.answer(&self).await })
+                Box::pin(async move { self.core.ask.answer(&self).await })
             }
         }
     )*};

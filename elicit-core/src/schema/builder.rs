@@ -43,13 +43,34 @@ impl RequestedSchema {
     }
 
     /// A schema of these properties, in this order, checked as the builder and the parser check
-    /// one: the properties are written as JSON and read back, so this refuses what
+    /// one: each property is written as JSON and read back, so this refuses what
     /// [`from_value`](Self::from_value) refuses, with the same messages.
     pub fn new(properties: Vec<Property>) -> Result<RequestedSchema, SchemaError> {
-        let unchecked = RequestedSchema::build(properties, false, None, Vec::new());
-        let wire = serde_json::to_value(&unchecked)
-            .map_err(|e| SchemaError::root(format!("it cannot be written as JSON: {e}")))?;
-        RequestedSchema::from_value(wire)
+        let mut fields = Vec::with_capacity(properties.len());
+        for property in properties {
+            let one = RequestedSchema::build(vec![property], false, None, Vec::new());
+            let property = &one.properties[0];
+            let json = match serde_json::to_value(&one) {
+                Ok(Value::Object(mut root)) => match root.remove("properties") {
+                    Some(Value::Object(mut props)) => props.remove(&property.name),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(Value::Object(json)) = json else {
+                return Err(SchemaError::property(
+                    &property.name,
+                    "cannot be written as JSON",
+                ));
+            };
+            let (name, required) = (property.name.clone(), property.required);
+            fields.push(Field {
+                name,
+                required,
+                json,
+            });
+        }
+        RequestedSchema::builder().fields(fields).build()
     }
 }
 
@@ -57,6 +78,11 @@ impl SchemaBuilder {
     /// Adds a property after those added so far.
     pub fn field(mut self, field: impl Into<Field>) -> Self {
         self.fields.push(field.into());
+        self
+    }
+
+    fn fields(mut self, fields: Vec<Field>) -> Self {
+        self.fields = fields;
         self
     }
 

@@ -155,11 +155,11 @@ impl Reader {
         at: &str,
         obj: &Map<String, Value>,
         applies: Applies,
-        understood: &[&str],
+        understood: &[&[&str]],
     ) -> Result<(), SchemaError> {
         for key in obj.keys() {
             let key = key.as_str();
-            if understood.contains(&key) {
+            if understood.iter().any(|words| words.contains(&key)) {
                 if ENFORCED_EXTRAS.contains(&key) {
                     self.push(name, format!("`{at}{key}` is outside the MCP schema subset; it is enforced here, but clients may refuse the schema"));
                 }

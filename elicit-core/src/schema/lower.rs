@@ -83,12 +83,7 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
             None => SchemaError::root(message),
         });
     }
-    let place: std::collections::HashMap<&str, usize> =
-        order.iter().enumerate().map(|(i, f)| (f.name, i)).collect();
-    schema
-        .properties
-        .sort_by_key(|p| place.get(p.name.as_str()).copied().unwrap_or(usize::MAX));
-    schema.reindex();
+    schema.order_by(order.iter().map(|f| f.name));
     Ok(schema)
 }
 

@@ -437,6 +437,15 @@ impl RequestedSchema {
             .collect();
     }
 
+    /// Puts the properties in the order of `names`; those it does not name go after, in the
+    /// order they had.
+    pub(crate) fn order_by<'a>(&mut self, names: impl Iterator<Item = &'a str>) {
+        let place = positions(names);
+        self.properties
+            .sort_by_key(|p| place.get(&p.name).copied().unwrap_or(usize::MAX));
+        self.reindex();
+    }
+
     /// Which choice of property `i` `value` is.
     pub(crate) fn choice_position(&self, i: usize, value: &str) -> Option<usize> {
         self.choice_index.get(i)?.get(value).copied()
@@ -503,70 +512,5 @@ impl RequestedSchema {
     /// Sets the `$schema` dialect URI (`None` leaves it out).
     pub fn set_dialect(&mut self, dialect: Option<String>) {
         self.dialect = dialect;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Pattern;
-    use crate::Limits;
-
-    fn compiles(source: &str, limit: usize) -> bool {
-        regex_lite::RegexBuilder::new(source)
-            .size_limit(limit)
-            .build()
-            .is_ok()
-    }
-
-    #[test]
-    fn a_patterns_size_is_the_smallest_doubling_that_compiles() {
-        let long = "x".repeat(300);
-        for source in [
-            "a",
-            "^[a-z]+$",
-            "(ab|cd|ef)*g{40}",
-            "[a-z]{1,60}@[a-z]{1,60}",
-            &long,
-        ] {
-            let p = Pattern::new(source).unwrap();
-            let start = (source.len() * 4).max(256);
-            let size = p.size();
-            assert!(compiles(source, size), "{source}: {size} does not compile");
-            assert!(size >= start, "{source}: {size} below {start}");
-            // A doubling of the start, and the first that compiles.
-            assert!(
-                (size / start).is_power_of_two() && size.is_multiple_of(start),
-                "{source}: {size}"
-            );
-            assert!(
-                size == start || !compiles(source, size / 2),
-                "{source}: {size}"
-            );
-        }
-        // A pattern that needs more than the start is measured, not assumed.
-        let p = Pattern::new("[a-z]{1,60}@[a-z]{1,60}").unwrap();
-        assert!(p.size() > 256, "{}", p.size());
-    }
-
-    #[test]
-    fn the_compile_cap_follows_the_limit_with_a_floor() {
-        // 256 compiled bytes per source byte, never below 4 KiB: a 10-byte limit still compiles
-        // what fits in 4 KiB, and refuses what does not.
-        let tight = Limits::DEFAULT.with_max_pattern_bytes(10);
-        let fits = "a{99}";
-        assert!(
-            compiles(fits, 4096) && !compiles(fits, 2560),
-            "pick another pattern"
-        );
-        let p = Pattern::with_limits(fits, &tight).unwrap();
-        assert!(p.size() <= 4096, "{}", p.size());
-        let too_big = "a{1,99}";
-        assert!(
-            compiles(too_big, 8192) && !compiles(too_big, 4096),
-            "pick another pattern"
-        );
-        assert!(Pattern::with_limits(too_big, &tight).is_err());
-        // Past the cap, a pattern is refused at its size.
-        assert!(Pattern::with_limits(&"x".repeat(11), &tight).is_err());
     }
 }

@@ -17,56 +17,16 @@ use super::{
 use crate::error::SchemaError;
 use crate::limits::Limits;
 
-/// The keywords each kind of property reads; every other keyword goes through
-/// [`Reader::keywords`].
+/// The keywords every property reads, besides its kind's own (given where its kind is read);
+/// every other keyword goes through [`Reader::keywords`].
 const ANNOTATED: &[&str] = &["type", "title", "description", "default"];
-const STRING: &[&str] = &[
-    "type",
-    "title",
-    "description",
-    "default",
-    "minLength",
-    "maxLength",
-    "format",
-    "pattern",
-];
-const NUMBER: &[&str] = &[
-    "type",
-    "title",
-    "description",
-    "default",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-];
-const SELECT: &[&str] = &[
-    "type",
-    "title",
-    "description",
-    "default",
-    "enum",
-    "oneOf",
-    "enumNames",
-];
-const MULTI: &[&str] = &[
-    "type",
-    "title",
-    "description",
-    "default",
-    "items",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
+/// The keywords the root reads.
 const ROOT: &[&str] = &[
     "type",
     "properties",
     "required",
     "$schema",
     "additionalProperties",
-    "title",
-    "description",
 ];
 
 impl RequestedSchema {
@@ -163,70 +123,42 @@ impl RequestedSchema {
         let mut schema = RequestedSchema::from_value_with(value, limits)?;
         // The text parsed once already, so reading its key order cannot fail.
         if let Ok(order) = serde_json::from_str::<PropertyOrder>(json) {
-            let place: std::collections::HashMap<&str, usize> = order
-                .0
-                .iter()
-                .enumerate()
-                .map(|(i, name)| (name.as_str(), i))
-                .collect();
-            schema
-                .properties
-                .sort_by_key(|p| place.get(p.name.as_str()).copied().unwrap_or(usize::MAX));
-            schema.reindex();
+            schema.order_by(order.properties.0.iter().map(String::as_str));
         }
         Ok(schema)
     }
 }
 
 /// The keys of a schema's `properties`, in the order they are written.
-struct PropertyOrder(Vec<String>);
+#[derive(serde::Deserialize)]
+struct PropertyOrder {
+    #[serde(default)]
+    properties: Keys,
+}
 
-impl<'de> serde::Deserialize<'de> for PropertyOrder {
+#[derive(Default)]
+struct Keys(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for Keys {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::{IgnoredAny, MapAccess, Visitor};
 
-        struct Root;
-        impl<'de> Visitor<'de> for Root {
-            type Value = PropertyOrder;
+        struct KeysVisitor;
+        impl<'de> Visitor<'de> for KeysVisitor {
+            type Value = Keys;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a schema object")
+                f.write_str("an object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PropertyOrder, A::Error> {
-                let mut order = Vec::new();
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    if key == "properties" {
-                        order = map.next_value::<Keys>()?.0;
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
-                    }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    map.next_value::<IgnoredAny>()?;
+                    keys.push(key);
                 }
-                Ok(PropertyOrder(order))
+                Ok(Keys(keys))
             }
         }
-
-        struct Keys(Vec<String>);
-        impl<'de> serde::Deserialize<'de> for Keys {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct KeysVisitor;
-                impl<'de> Visitor<'de> for KeysVisitor {
-                    type Value = Keys;
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str("an object")
-                    }
-                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
-                        let mut keys = Vec::new();
-                        while let Some(key) = map.next_key::<String>()? {
-                            map.next_value::<IgnoredAny>()?;
-                            keys.push(key);
-                        }
-                        Ok(Keys(keys))
-                    }
-                }
-                d.deserialize_map(KeysVisitor)
-            }
-        }
-
-        d.deserialize_map(Root)
+        d.deserialize_map(KeysVisitor)
     }
 }
 
@@ -240,7 +172,13 @@ fn parse_root(cx: &mut Reader, root: &Map<String, Value>) -> Result<RequestedSch
         }
         None => return Err(SchemaError::root("the root must have `type: \"object\"`")),
     }
-    cx.keywords(None, "", root, Applies::Objects, ROOT)?;
+    cx.keywords(
+        None,
+        "",
+        root,
+        Applies::Objects,
+        &[ROOT, &["title", "description"]],
+    )?;
     for key in ["title", "description"] {
         if root.contains_key(key) {
             cx.push(
@@ -369,19 +307,22 @@ fn parse_property(cx: &mut Reader, key: &str, schema: &Value) -> Result<Property
     let description = opt_string(obj, "description", key)?;
     let kind = match ty {
         "string" if obj.contains_key("enum") || obj.contains_key("oneOf") => {
-            cx.keywords(Some(name), "", obj, Applies::Strings, SELECT)?;
+            let own = ["enum", "oneOf", "enumNames"];
+            cx.keywords(Some(name), "", obj, Applies::Strings, &[ANNOTATED, &own])?;
             Kind::Select(parse_select(cx, name, obj)?)
         }
         "string" => {
-            cx.keywords(Some(name), "", obj, Applies::Strings, STRING)?;
+            let own = ["minLength", "maxLength", "format", "pattern"];
+            cx.keywords(Some(name), "", obj, Applies::Strings, &[ANNOTATED, &own])?;
             Kind::String(parse_string(key, obj, &cx.limits)?)
         }
         "number" | "integer" => {
-            cx.keywords(Some(name), "", obj, Applies::Numbers, NUMBER)?;
+            let own = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
+            cx.keywords(Some(name), "", obj, Applies::Numbers, &[ANNOTATED, &own])?;
             Kind::Number(parse_number(key, obj, ty == "integer")?)
         }
         "boolean" => {
-            cx.keywords(Some(name), "", obj, Applies::Booleans, ANNOTATED)?;
+            cx.keywords(Some(name), "", obj, Applies::Booleans, &[ANNOTATED])?;
             Kind::Boolean(match obj.get("default") {
                 None => None,
                 Some(Value::Bool(b)) => Some(*b),
@@ -389,7 +330,8 @@ fn parse_property(cx: &mut Reader, key: &str, schema: &Value) -> Result<Property
             })
         }
         "array" => {
-            cx.keywords(Some(name), "", obj, Applies::Arrays, MULTI)?;
+            let own = ["items", "minItems", "maxItems", "uniqueItems"];
+            cx.keywords(Some(name), "", obj, Applies::Arrays, &[ANNOTATED, &own])?;
             Kind::MultiSelect(parse_multi(cx, name, obj)?)
         }
         "object" => return Err(err("nested objects are not allowed; a form is flat".into())),
@@ -668,13 +610,8 @@ fn parse_multi(
             "an array must have `items` holding an enum: only multi-selects are allowed",
         ));
     };
-    cx.keywords(
-        Some(name),
-        "items.",
-        items,
-        Applies::Strings,
-        &["type", "enum", "anyOf"],
-    )?;
+    let own = ["type", "enum", "anyOf"];
+    cx.keywords(Some(name), "items.", items, Applies::Strings, &[&own])?;
     let (choices, titled) = match (items.get("enum"), items.get("anyOf")) {
         (Some(values), None) => {
             if items.get("type").is_none() {
@@ -818,12 +755,13 @@ fn titled_choices(
             Some(Value::String(t)) => Some(t.clone()),
             Some(_) => return Err(err()),
         };
+        let at = format!("{key}[].");
         cx.keywords(
             Some(name),
-            &format!("{key}[]."),
+            &at,
             branch,
             Applies::Strings,
-            &["const", "title"],
+            &[&["const", "title"]],
         )?;
         choices.push(Choice {
             value: value.clone(),

@@ -1,8 +1,9 @@
 //! Writing a [`RequestedSchema`] as the JSON that goes on the wire.
 
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::{Choice, Kind, Property, RequestedSchema, SelectStyle};
+use super::format::Format;
+use super::{Choice, Kind, Pattern, Property, RequestedSchema, SelectStyle};
 use crate::error::SchemaError;
 use crate::version::ProtocolVersion;
 
@@ -25,11 +26,7 @@ struct Properties<'a>(&'a [Property]);
 
 impl Serialize for Properties<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for property in self.0 {
-            map.serialize_entry(&property.name, property)?;
-        }
-        map.end()
+        serializer.collect_map(self.0.iter().map(|p| (&p.name, p)))
     }
 }
 
@@ -37,11 +34,7 @@ struct Required<'a>(&'a [Property]);
 
 impl Serialize for Required<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(None)?;
-        for property in self.0.iter().filter(|p| p.required) {
-            seq.serialize_element(&property.name)?;
-        }
-        seq.end()
+        serializer.collect_seq(self.0.iter().filter(|p| p.required).map(|p| &p.name))
     }
 }
 
@@ -49,40 +42,21 @@ impl Serialize for Property {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("type", self.kind.json_type())?;
-        if let Some(title) = &self.title {
-            map.serialize_entry("title", title)?;
-        }
-        if let Some(description) = &self.description {
-            map.serialize_entry("description", description)?;
-        }
+        entry(&mut map, "title", &self.title)?;
+        entry(&mut map, "description", &self.description)?;
         match &self.kind {
             Kind::String(r) => {
-                if let Some(n) = r.min_length {
-                    map.serialize_entry("minLength", &n)?;
-                }
-                if let Some(n) = r.max_length {
-                    map.serialize_entry("maxLength", &n)?;
-                }
-                if let Some(format) = r.format {
-                    map.serialize_entry("format", format.as_str())?;
-                }
-                if let Some(pattern) = &r.pattern {
-                    map.serialize_entry("pattern", pattern.as_str())?;
-                }
+                entry(&mut map, "minLength", &r.min_length)?;
+                entry(&mut map, "maxLength", &r.max_length)?;
+                entry(&mut map, "format", &r.format.map(Format::as_str))?;
+                let pattern = r.pattern.as_ref().map(Pattern::as_str);
+                entry(&mut map, "pattern", &pattern)?;
             }
             Kind::Number(r) => {
-                if let Some(n) = &r.minimum {
-                    map.serialize_entry("minimum", n)?;
-                }
-                if let Some(n) = &r.maximum {
-                    map.serialize_entry("maximum", n)?;
-                }
-                if let Some(n) = &r.exclusive_minimum {
-                    map.serialize_entry("exclusiveMinimum", n)?;
-                }
-                if let Some(n) = &r.exclusive_maximum {
-                    map.serialize_entry("exclusiveMaximum", n)?;
-                }
+                entry(&mut map, "minimum", &r.minimum)?;
+                entry(&mut map, "maximum", &r.maximum)?;
+                entry(&mut map, "exclusiveMinimum", &r.exclusive_minimum)?;
+                entry(&mut map, "exclusiveMaximum", &r.exclusive_maximum)?;
             }
             Kind::Boolean(_) => {}
             Kind::Select(r) => match r.style {
@@ -94,12 +68,8 @@ impl Serialize for Property {
                 }
             },
             Kind::MultiSelect(r) => {
-                if let Some(n) = r.min_items {
-                    map.serialize_entry("minItems", &n)?;
-                }
-                if let Some(n) = r.max_items {
-                    map.serialize_entry("maxItems", &n)?;
-                }
+                entry(&mut map, "minItems", &r.min_items)?;
+                entry(&mut map, "maxItems", &r.max_items)?;
                 map.serialize_entry(
                     "items",
                     &Items {
@@ -113,6 +83,18 @@ impl Serialize for Property {
             map.serialize_entry("default", &default)?;
         }
         map.end()
+    }
+}
+
+/// Writes `key: value` when there is a value.
+fn entry<M: SerializeMap, T: Serialize>(
+    map: &mut M,
+    key: &str,
+    value: &Option<T>,
+) -> Result<(), M::Error> {
+    match value {
+        Some(value) => map.serialize_entry(key, value),
+        None => Ok(()),
     }
 }
 

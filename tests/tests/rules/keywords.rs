@@ -2,7 +2,8 @@
 //! that cannot apply to the property's type are linted. Defaults are annotations: one that breaks
 //! its own property's rules is linted and never filled in.
 
-use elicit_core::{ElicitResult, RequestedSchema, Rule};
+use elicit_core::schema::Pattern;
+use elicit_core::{ElicitResult, Limits, RequestedSchema, Rule};
 use serde_json::{Value, json};
 
 fn with(property: Value) -> Result<RequestedSchema, elicit_core::SchemaError> {
@@ -223,4 +224,65 @@ fn messages_name_the_types_involved() {
         refused.message(),
         "`enum` cannot be enforced on this number, so the schema is refused rather than enforced in part"
     );
+}
+
+// A pattern's compiled size, which bounds the work of each search.
+
+fn compiles(source: &str, limit: usize) -> bool {
+    regex_lite::RegexBuilder::new(source)
+        .size_limit(limit)
+        .build()
+        .is_ok()
+}
+
+#[test]
+fn a_patterns_size_is_the_smallest_doubling_that_compiles() {
+    let long = "x".repeat(300);
+    for source in [
+        "a",
+        "^[a-z]+$",
+        "(ab|cd|ef)*g{40}",
+        "[a-z]{1,60}@[a-z]{1,60}",
+        &long,
+    ] {
+        let p = Pattern::new(source).unwrap();
+        let start = (source.len() * 4).max(256);
+        let size = p.size();
+        assert!(compiles(source, size), "{source}: {size} does not compile");
+        assert!(size >= start, "{source}: {size} below {start}");
+        // A doubling of the start, and the first that compiles.
+        assert!(
+            (size / start).is_power_of_two() && size.is_multiple_of(start),
+            "{source}: {size}"
+        );
+        assert!(
+            size == start || !compiles(source, size / 2),
+            "{source}: {size}"
+        );
+    }
+    // A pattern that needs more than the start is measured, not assumed.
+    let p = Pattern::new("[a-z]{1,60}@[a-z]{1,60}").unwrap();
+    assert!(p.size() > 256, "{}", p.size());
+}
+
+#[test]
+fn the_compile_cap_follows_the_limit_with_a_floor() {
+    // 256 compiled bytes per source byte, never below 4 KiB: a 10-byte limit still compiles
+    // what fits in 4 KiB, and refuses what does not.
+    let tight = Limits::DEFAULT.with_max_pattern_bytes(10);
+    let fits = "a{99}";
+    assert!(
+        compiles(fits, 4096) && !compiles(fits, 2560),
+        "pick another pattern"
+    );
+    let p = Pattern::with_limits(fits, &tight).unwrap();
+    assert!(p.size() <= 4096, "{}", p.size());
+    let too_big = "a{1,99}";
+    assert!(
+        compiles(too_big, 8192) && !compiles(too_big, 4096),
+        "pick another pattern"
+    );
+    assert!(Pattern::with_limits(too_big, &tight).is_err());
+    // Past the cap, a pattern is refused at its size.
+    assert!(Pattern::with_limits(&"x".repeat(11), &tight).is_err());
 }
