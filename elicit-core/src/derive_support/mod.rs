@@ -143,7 +143,7 @@ pub(crate) fn unsendable(type_name: &str, error: &SchemaError) -> ! {
 pub(crate) fn cached_schema(
     cache: &'static SchemaCache,
     version: ProtocolVersion,
-    build: impl FnOnce() -> Result<RequestedSchema, SchemaError>,
+    build: fn() -> Result<RequestedSchema, SchemaError>,
 ) -> Result<&'static RequestedSchema, SchemaError> {
     let latest = cache
         .get(ProtocolVersion::LATEST, build)

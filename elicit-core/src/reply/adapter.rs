@@ -57,11 +57,7 @@ pub(crate) trait ReadContent: Sized {
 
 impl<C: HasDeserialize> ReadContent for C {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
-        C::__elicit_deserialize(ContentDe {
-            sink,
-            inner: d,
-            any: Self::ANY,
-        })
+        C::__elicit_deserialize(ContentDe::<_, false> { sink, inner: d })
     }
 }
 
@@ -70,11 +66,7 @@ pub(crate) struct Report;
 
 impl ReadContent for Report {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Report, D::Error> {
-        let content = ContentDe {
-            sink,
-            inner: d,
-            any: Self::ANY,
-        };
+        let content = ContentDe::<_, true> { sink, inner: d };
         <de::IgnoredAny as de::Deserialize>::deserialize(content).map(|_| Report)
     }
 
@@ -82,27 +74,27 @@ impl ReadContent for Report {
 }
 
 /// A deserializer of accepted content that puts the rules between `inner` and the target.
-struct ContentDe<'a, 's, D> {
+/// With `ANY` it asks `inner` for any value, so that what is not an object is named (the report
+/// pass); else for an optional map, the only shapes content may have.
+struct ContentDe<'a, 's, D, const ANY: bool> {
     sink: &'a Sink<'s>,
     inner: D,
-    /// Asks `inner` for any value, so that what is not an object is named (the report pass);
-    /// else for an optional map, the only shapes content may have.
-    any: bool,
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for ContentDe<'_, '_, D> {
+impl<'de, D: Deserializer<'de>, const ANY: bool> Deserializer<'de> for ContentDe<'_, '_, D, ANY> {
     type Error = D::Error;
 
-    /// Content is an object, or `null` (read as `{}`).
+    /// Content is an object; the envelope reads `null` content as `{}`, and so does the report
+    /// pass.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let visitor = ContentVisitor {
             sink: self.sink,
             visitor,
         };
-        if self.any {
+        if ANY {
             self.inner.deserialize_any(visitor)
         } else {
-            self.inner.deserialize_option(visitor)
+            self.inner.deserialize_map(visitor)
         }
     }
 
@@ -147,10 +139,6 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
         self.visit_unit()
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        d.deserialize_map(self)
     }
 
     refuse_others!(not_object: bool i64 u64 f64 str seq);

@@ -7,7 +7,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::adapter::{ContentSeed, ReadContent, Report};
 use super::check::stop;
@@ -107,7 +107,7 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
                             map.next_value::<IgnoredAny>()?;
                         }
                         Some(ElicitAction::Accept) => {
-                            content = Some(map.next_value_seed(ContentSeed::new(self.sink))?);
+                            content = map.next_value_seed(Present(ContentSeed::new(self.sink)))?;
                         }
                         Some(_) => {
                             map.next_value::<IgnoredAny>()?;
@@ -125,12 +125,16 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
             Some(ElicitAction::Decline) => Ok(ElicitResult::Decline),
             Some(ElicitAction::Cancel) => Ok(ElicitResult::Cancel),
             Some(ElicitAction::Accept) => {
-                let content = match content {
-                    Some(c) => c,
-                    // Content that came before the action, or none.
-                    None => ContentSeed::new(self.sink)
-                        .deserialize(&early.unwrap_or(Value::Null))
-                        .map_err(de::Error::custom)?,
+                let content = match (content, early) {
+                    (Some(content), _) => content,
+                    // Content that came before the action; `null` or no content reads as `{}`.
+                    (None, early) => {
+                        let early = early.filter(|v| !v.is_null());
+                        let content = early.unwrap_or_else(|| Value::Object(Map::new()));
+                        ContentSeed::new(self.sink)
+                            .deserialize(&content)
+                            .map_err(de::Error::custom)?
+                    }
                 };
                 Ok(ElicitResult::Accept(content))
             }
@@ -182,4 +186,35 @@ impl<'de> Visitor<'de> for ActionSeed<'_, '_> {
     }
 
     refuse_others!(invalid: bool i64 u64 f64 unit seq map);
+}
+
+/// Reads a value that may be `null`, which is `None`.
+struct Present<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Present<S> {
+    type Value = Option<S::Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for Present<S> {
+    type Value = Option<S::Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the content of an accept")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.0.deserialize(d).map(Some)
+    }
 }

@@ -72,9 +72,9 @@ impl Source for Accepted<'_> {
         envelope: Envelope<'_, '_, C>,
     ) -> Result<ElicitResult<C>, serde_json::Error> {
         let content = adapter::ContentSeed::new(envelope.sink());
-        match self.0 {
+        match self.0.filter(|v| !v.is_null()) {
             Some(value) => content.deserialize(value),
-            None => content.deserialize(&Value::Null),
+            None => content.deserialize(&Value::Object(serde_json::Map::new())),
         }
         .map(ElicitResult::Accept)
     }
@@ -162,12 +162,20 @@ fn read<C: ReadContent>(
     match source.read(Envelope::<C>::new(&sink)) {
         Ok(outcome) if sink.is_empty() => Ok(outcome),
         Ok(_) => Err(sink.into_error()),
-        Err(error) => {
-            let report = Sink::new(schema, limits);
-            let stopped = source.read(Envelope::<Report>::new(&report)).err();
-            Err(failure(&sink, &error, report.take(), stopped))
-        }
+        Err(error) => Err(report(&sink, &error, source, limits)),
     }
+}
+
+/// The error for a reply whose first pass stopped at `error`: the report pass reads it again.
+fn report(
+    first: &Sink<'_>,
+    error: &serde_json::Error,
+    source: &impl Source,
+    limits: &Limits,
+) -> ElicitError {
+    let report = Sink::new(first.schema, limits);
+    let stopped = source.read(Envelope::<Report>::new(&report)).err();
+    failure(first, error, report.take(), stopped)
 }
 
 /// A URL-mode reply: only the action matters, and the reply is read as any JSON, so the first

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# What adding elicit-core costs a user's build and binary, three ways:
+# - dependency: a crate that uses serde, serde_json and schemars, built cold in debug from an
+#   empty target directory, with and without elicit-core (default features); CPU time (user +
+#   system), the median of RUNS builds of each, interleaved;
+# - unit: elicit-core's own unit against serde_json's in one `cargo build --release --timings`;
+# - binary: two rmcp stdio servers with the same rmcp features, built `--release` and stripped:
+#   one asks a 4-field form (a string, an integer, a choice and a boolean) through `Ask`, the
+#   other returns a fixed text from the same tool.
+#
+# Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary ...]
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${ELICIT_BUILD_COST_DIR:-${TMPDIR:-/tmp}/elicit-build-cost}
+runs=${1:-5}
+shift || true
+parts=${*:-dependency unit binary}
+
+median() {
+  sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+# A library crate named $1 in $work/$1 with the dependencies in $2, its source in $3.
+crate() {
+  mkdir -p "$work/$1/src"
+  cat > "$work/$1/Cargo.toml" <<EOF
+[package]
+name = "$1"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+serde = { version = "1.0.229", features = ["derive"] }
+serde_json = "1"
+schemars = "1.2.3"
+$2
+
+[workspace]
+EOF
+  printf '%s\n' "$3" > "$work/$1/src/lib.rs"
+}
+
+dependency() {
+  local use='#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Form { pub name: String }
+pub fn read(s: &str) -> bool { serde_json::from_str::<Form>(s).is_ok() }'
+  crate dep-base "" "$use"
+  crate dep-elicit "elicit-core = { path = \"$root/elicit-core\" }" "$use"
+  # Fetch once, untimed.
+  for variant in dep-base dep-elicit; do
+    (cd "$work/$variant" && cargo fetch -q)
+  done
+  declare -A cpu
+  for _ in $(seq 1 "$runs"); do
+    for variant in dep-base dep-elicit; do
+      rm -rf "$work/$variant/target"
+      local t
+      t=$( { /usr/bin/time -f '%U %S' sh -c "cd '$work/$variant' && cargo build -q" ; } 2>&1 | tail -n 1)
+      cpu[$variant]+="$(echo "$t" | awk '{ printf "%.2f", $1 + $2 }') "
+    done
+  done
+  local base elicit
+  base=$(echo "${cpu[dep-base]}" | tr ' ' '\n' | grep . | median)
+  elicit=$(echo "${cpu[dep-elicit]}" | tr ' ' '\n' | grep . | median)
+  echo "dependency: cold debug build, CPU seconds, median of $runs: without elicit-core $base, with $elicit ($(awk -v a="$elicit" -v b="$base" 'BEGIN { printf "%.2f", a / b }')x)"
+}
+
+unit() {
+  local dir=$work/dep-elicit
+  [ -d "$dir" ] || crate dep-elicit "elicit-core = { path = \"$root/elicit-core\" }" "pub fn f() {}"
+  rm -rf "$dir/target"
+  (cd "$dir" && cargo build -q --release --timings)
+  # The report's data: one entry per unit, with its name and its duration in seconds.
+  python3 - "$dir/target/cargo-timings/cargo-timing.html" <<'EOF'
+import json, re, sys
+html = open(sys.argv[1]).read()
+units = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);", html, re.S).group(1))
+took = {}
+for u in units:
+    if u.get("target", "").strip() in ("", "(lib)") or "lib" in u.get("target", ""):
+        took[u["name"]] = took.get(u["name"], 0) + u["duration"]
+core, json_ = took.get("elicit-core"), took.get("serde_json")
+print(f"unit: release build, elicit-core {core:.2f} s, serde_json {json_:.2f} s ({core / json_:.2f}x)")
+EOF
+}
+
+binary() {
+  local dir=$work/servers
+  mkdir -p "$dir/src/bin"
+  cat > "$dir/Cargo.toml" <<EOF
+[package]
+name = "servers"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+elicit-core = { path = "$root/elicit-core", features = ["rmcp"] }
+serde = { version = "1.0.229", features = ["derive"] }
+serde_json = "1"
+schemars = "1.2.3"
+rmcp = { version = "3.11", default-features = false, features = ["server", "elicitation", "request-state", "transport-io"] }
+tokio = { version = "1", features = ["rt", "macros", "io-std"] }
+
+[profile.release]
+strip = true
+
+[workspace]
+EOF
+  local common='use rmcp::model::*;
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ServerHandler, ServiceExt};
+
+#[derive(Clone)]
+struct Server;
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let schema = serde_json::json!({"type": "object"});
+        let tool = Tool::new("book", "Book a table", schema.as_object().cloned().unwrap_or_default());
+        Ok(ListToolsResult::with_all_items(vec![tool]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        book(&request, &context).await
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    Server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+    Ok(())
+}'
+  cat > "$dir/src/bin/plain.rs" <<EOF
+$common
+
+async fn book(
+    _: &CallToolRequestParams,
+    _: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    Ok(CallToolResult::success(vec![ContentBlock::text("booked")]).into())
+}
+EOF
+  cat > "$dir/src/bin/asking.rs" <<EOF
+$common
+
+use elicit_core::prelude::*;
+
+/// Book a table
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+struct Booking {
+    name: String,
+    party_size: u8,
+    seating: Seating,
+    high_chair: bool,
+}
+
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+enum Seating {
+    Indoor,
+    Outdoor,
+}
+
+async fn book(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    let ask = Ask::new(request, context);
+    ask.run(async {
+        let booking = ask.form::<Booking>("booking").await?;
+        let text = serde_json::to_string(&booking).unwrap_or_default();
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+    })
+    .await
+    .into_response()
+}
+EOF
+  (cd "$dir" && cargo build -q --release --bins)
+  local plain asking
+  plain=$(stat -c %s "$dir/target/release/plain")
+  asking=$(stat -c %s "$dir/target/release/asking")
+  awk -v p="$plain" -v a="$asking" 'BEGIN {
+    printf "binary: stripped release rmcp servers, fixed text %.2f MB, asking a form %.2f MB: elicit-core adds %.2f MB\n", p / 1e6, a / 1e6, (a - p) / 1e6
+  }'
+}
+
+mkdir -p "$work"
+for part in $parts; do
+  "$part"
+done
