@@ -62,20 +62,6 @@ impl Limits {
         max_pattern_bytes: usize::MAX,
     };
 
-    /// Sets the largest reply, in bytes.
-    #[must_use]
-    pub fn with_max_reply_bytes(mut self, bytes: usize) -> Self {
-        self.max_reply_bytes = bytes;
-        self
-    }
-
-    /// Sets the longest string property value, in bytes.
-    #[must_use]
-    pub fn with_max_string_bytes(mut self, bytes: usize) -> Self {
-        self.max_string_bytes = bytes;
-        self
-    }
-
     /// Sets how many violations an error keeps (the rest are counted); at least one.
     #[must_use]
     pub fn with_max_violations(mut self, violations: usize) -> Self {
@@ -83,89 +69,43 @@ impl Limits {
         self
     }
 
-    /// Sets the pattern work of one reply: for each string checked against a `pattern`, its
-    /// length plus one, times the size of the compiled pattern in bytes.
-    #[must_use]
-    pub fn with_max_pattern_work(mut self, work: u64) -> Self {
-        self.max_pattern_work = work;
-        self
-    }
-
-    /// Sets the largest schema text, in bytes.
-    #[must_use]
-    pub fn with_max_schema_bytes(mut self, bytes: usize) -> Self {
-        self.max_schema_bytes = bytes;
-        self
-    }
-
-    /// Sets how many properties a schema may have.
-    #[must_use]
-    pub fn with_max_properties(mut self, properties: usize) -> Self {
-        self.max_properties = properties;
-        self
-    }
-
-    /// Sets how many choices one select may have.
-    #[must_use]
-    pub fn with_max_choices(mut self, choices: usize) -> Self {
-        self.max_choices = choices;
-        self
-    }
-
-    /// Sets the longest `pattern`, in bytes.
-    #[must_use]
-    pub fn with_max_pattern_bytes(mut self, bytes: usize) -> Self {
-        self.max_pattern_bytes = bytes;
-        self
-    }
-
-    /// The largest reply, in bytes.
-    #[must_use]
-    pub fn max_reply_bytes(&self) -> usize {
-        self.max_reply_bytes
-    }
-
-    /// The longest string property value, in bytes.
-    #[must_use]
-    pub fn max_string_bytes(&self) -> usize {
-        self.max_string_bytes
-    }
-
     /// How many violations an error keeps.
     #[must_use]
     pub fn max_violations(&self) -> usize {
         self.max_violations
     }
+}
 
-    /// The pattern work of one reply.
-    #[must_use]
-    pub fn max_pattern_work(&self) -> u64 {
-        self.max_pattern_work
-    }
+/// The other limits' setters and getters, each documented by what it bounds.
+macro_rules! limits {
+    ($($get:ident $set:ident: $ty:ty, $what:literal;)*) => {
+        impl Limits {
+            $(
+                #[doc = concat!("Sets ", $what, ".")]
+                #[must_use]
+                pub fn $set(mut self, value: $ty) -> Self {
+                    self.$get = value;
+                    self
+                }
 
-    /// The largest schema text, in bytes.
-    #[must_use]
-    pub fn max_schema_bytes(&self) -> usize {
-        self.max_schema_bytes
-    }
+                #[doc = concat!("The limit on ", $what, ".")]
+                #[must_use]
+                pub fn $get(&self) -> $ty {
+                    self.$get
+                }
+            )*
+        }
+    };
+}
 
-    /// How many properties a schema may have.
-    #[must_use]
-    pub fn max_properties(&self) -> usize {
-        self.max_properties
-    }
-
-    /// How many choices one select may have.
-    #[must_use]
-    pub fn max_choices(&self) -> usize {
-        self.max_choices
-    }
-
-    /// The longest `pattern`, in bytes.
-    #[must_use]
-    pub fn max_pattern_bytes(&self) -> usize {
-        self.max_pattern_bytes
-    }
+limits! {
+    max_reply_bytes with_max_reply_bytes: usize, "the size of a reply, in bytes";
+    max_string_bytes with_max_string_bytes: usize, "the length of a string property's value, in bytes";
+    max_pattern_work with_max_pattern_work: u64, "the pattern work of one reply: for each string checked against a `pattern`, its length plus one, times the size of the compiled pattern in bytes";
+    max_schema_bytes with_max_schema_bytes: usize, "the size of a schema's text, in bytes";
+    max_properties with_max_properties: usize, "how many properties a schema may have";
+    max_choices with_max_choices: usize, "how many choices one select may have";
+    max_pattern_bytes with_max_pattern_bytes: usize, "the length of a `pattern`, in bytes";
 }
 
 impl Default for Limits {

@@ -74,35 +74,3 @@ impl<'de> Deserializer<'de> for Probe {
         tuple_struct map identifier ignored_any
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::names;
-
-    /// Fields serde skips are not listed; a renamed one is listed under its wire name.
-    #[derive(serde::Deserialize)]
-    #[allow(dead_code)]
-    struct Plain {
-        a: String,
-        #[serde(skip)]
-        skipped: u8,
-        #[serde(rename = "B")]
-        b: Option<u8>,
-    }
-
-    #[derive(serde::Deserialize)]
-    #[allow(dead_code)]
-    enum Color {
-        #[serde(rename = "red")]
-        Red,
-        Green,
-    }
-
-    #[test]
-    fn the_names_serde_reads_are_listed() {
-        assert_eq!(names::<Plain>(), ["a", "B"]);
-        assert_eq!(names::<Color>(), ["red", "Green"]);
-        assert!(names::<String>().is_empty());
-        assert!(names::<serde_json::Value>().is_empty());
-    }
-}

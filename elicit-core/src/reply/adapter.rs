@@ -130,33 +130,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
         self.visitor.visit_map(ContentMap::new(self.sink, map))
     }
 
-    /// Accept with `content: null` is read as `{}`: optional forms accept, required fields are
-    /// reported missing.
+    /// `content: null`, which the report pass reads as `{}`: the required properties are
+    /// missing.
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor
-            .visit_map(ContentMap::new(self.sink, EmptyMap(PhantomData)))
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visit_unit()
+        Keys::new(self.sink).end();
+        self.visitor.visit_unit()
     }
 
     refuse_others!(not_object: bool i64 u64 f64 str seq);
-}
-
-/// A map with no entries, read in place of `content: null` or absent content.
-struct EmptyMap<E>(PhantomData<E>);
-
-impl<'de, E: de::Error> MapAccess<'de> for EmptyMap<E> {
-    type Error = E;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, _: K) -> Result<Option<K::Value>, E> {
-        Ok(None)
-    }
-
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, _: T) -> Result<T::Value, E> {
-        Err(E::custom("an empty map has no values"))
-    }
 }
 
 /// The properties of accepted content, each key matched to its property as it is read.
@@ -167,11 +148,7 @@ struct ContentMap<'a, 's, A> {
 
 impl<'a, 's, A> ContentMap<'a, 's, A> {
     fn new(sink: &'a Sink<'s>, inner: A) -> Self {
-        let keys = Keys {
-            sink,
-            seen: vec![false; sink.schema.properties().len()],
-            found: None,
-        };
+        let keys = Keys::new(sink);
         ContentMap { inner, keys }
     }
 }
@@ -185,7 +162,16 @@ struct Keys<'a, 's> {
     found: Option<usize>,
 }
 
-impl Keys<'_, '_> {
+impl<'a, 's> Keys<'a, 's> {
+    fn new(sink: &'a Sink<'s>) -> Self {
+        let seen = vec![false; sink.schema.properties().len()];
+        Keys {
+            sink,
+            seen,
+            found: None,
+        }
+    }
+
     /// Matches a key to its property, and records a second key for one or, where the form
     /// refuses them, a key that names none.
     fn find(&mut self, key: &str) {

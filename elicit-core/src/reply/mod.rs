@@ -24,23 +24,20 @@ use crate::limits::Limits;
 use crate::result::ElicitResult;
 use crate::schema::RequestedSchema;
 
+/// What one pass over a reply comes to.
+type Read<C> = Result<ElicitResult<C>, serde_json::Error>;
+
 /// A reply that can be read more than once: by the first pass, and by the report pass where
 /// the first one stops.
 trait Source {
-    fn read<C: ReadContent>(
-        &self,
-        envelope: Envelope<'_, '_, C>,
-    ) -> Result<ElicitResult<C>, serde_json::Error>;
+    fn read<C: ReadContent>(&self, envelope: Envelope<'_, '_, C>) -> Read<C>;
 }
 
 /// Reply text.
 struct Text<'a>(&'a str);
 
 impl Source for Text<'_> {
-    fn read<C: ReadContent>(
-        &self,
-        envelope: Envelope<'_, '_, C>,
-    ) -> Result<ElicitResult<C>, serde_json::Error> {
+    fn read<C: ReadContent>(&self, envelope: Envelope<'_, '_, C>) -> Read<C> {
         let mut de = serde_json::Deserializer::from_str(self.0);
         let outcome = envelope.deserialize(&mut de)?;
         de.end()?;
@@ -52,10 +49,7 @@ impl Source for Text<'_> {
 struct Json<'a>(&'a Value);
 
 impl Source for Json<'_> {
-    fn read<C: ReadContent>(
-        &self,
-        envelope: Envelope<'_, '_, C>,
-    ) -> Result<ElicitResult<C>, serde_json::Error> {
+    fn read<C: ReadContent>(&self, envelope: Envelope<'_, '_, C>) -> Read<C> {
         envelope.deserialize(self.0)
     }
 }
@@ -67,10 +61,7 @@ struct Accepted<'a>(Option<&'a Value>);
 
 #[cfg(feature = "rmcp")]
 impl Source for Accepted<'_> {
-    fn read<C: ReadContent>(
-        &self,
-        envelope: Envelope<'_, '_, C>,
-    ) -> Result<ElicitResult<C>, serde_json::Error> {
+    fn read<C: ReadContent>(&self, envelope: Envelope<'_, '_, C>) -> Read<C> {
         let content = adapter::ContentSeed::new(envelope.sink());
         match self.0.filter(|v| !v.is_null()) {
             Some(value) => content.deserialize(value),

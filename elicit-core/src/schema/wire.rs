@@ -1,9 +1,10 @@
 //! Writing a [`RequestedSchema`] as the JSON that goes on the wire.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Value, json};
 
 use super::format::Format;
-use super::{Choice, Kind, Pattern, Property, RequestedSchema, SelectStyle};
+use super::{Choice, Kind, MultiSelectRules, Pattern, Property, RequestedSchema, SelectStyle};
 use crate::error::SchemaError;
 use crate::version::ProtocolVersion;
 
@@ -60,23 +61,17 @@ impl Serialize for Property {
             }
             Kind::Boolean(_) => {}
             Kind::Select(r) => match r.style {
-                SelectStyle::Untitled => map.serialize_entry("enum", &Values(&r.choices))?,
-                SelectStyle::Titled => map.serialize_entry("oneOf", &Titled(&r.choices))?,
+                SelectStyle::Untitled => map.serialize_entry("enum", &values(&r.choices))?,
+                SelectStyle::Titled => map.serialize_entry("oneOf", &titled(&r.choices))?,
                 SelectStyle::Legacy => {
-                    map.serialize_entry("enum", &Values(&r.choices))?;
-                    map.serialize_entry("enumNames", &Titles(&r.choices))?;
+                    map.serialize_entry("enum", &values(&r.choices))?;
+                    map.serialize_entry("enumNames", &titles(&r.choices))?;
                 }
             },
             Kind::MultiSelect(r) => {
                 entry(&mut map, "minItems", &r.min_items)?;
                 entry(&mut map, "maxItems", &r.max_items)?;
-                map.serialize_entry(
-                    "items",
-                    &Items {
-                        choices: &r.choices,
-                        titled: r.titled,
-                    },
-                )?;
+                map.serialize_entry("items", &Items(r))?;
             }
         }
         if let Some(default) = self.kind.default_value() {
@@ -98,57 +93,41 @@ fn entry<M: SerializeMap, T: Serialize>(
     }
 }
 
-struct Values<'a>(&'a [Choice]);
-
-impl Serialize for Values<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|c| &c.value))
-    }
-}
-
-struct Titles<'a>(&'a [Choice]);
-
-impl Serialize for Titles<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|c| c.title.as_ref().unwrap_or(&c.value)))
-    }
-}
-
-struct Titled<'a>(&'a [Choice]);
-
-impl Serialize for Titled<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(TitledChoice))
-    }
-}
-
-struct TitledChoice<'a>(&'a Choice);
-
-impl Serialize for TitledChoice<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(2))?;
-        map.serialize_entry("const", &self.0.value)?;
-        map.serialize_entry("title", self.0.title.as_ref().unwrap_or(&self.0.value))?;
-        map.end()
-    }
-}
-
-struct Items<'a> {
-    choices: &'a [Choice],
-    titled: bool,
-}
+/// A multi-select's `items`: `type` first, as every other schema object writes it.
+struct Items<'a>(&'a MultiSelectRules);
 
 impl Serialize for Items<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        if self.titled {
-            map.serialize_entry("anyOf", &Titled(self.choices))?;
+        if self.0.titled {
+            map.serialize_entry("anyOf", &titled(&self.0.choices))?;
         } else {
             map.serialize_entry("type", "string")?;
-            map.serialize_entry("enum", &Values(self.choices))?;
+            map.serialize_entry("enum", &values(&self.0.choices))?;
         }
         map.end()
     }
+}
+
+/// The choices' values.
+fn values(choices: &[Choice]) -> Vec<&str> {
+    choices.iter().map(|c| c.value.as_str()).collect()
+}
+
+/// The choices' titles, each its value where it has none.
+fn titles(choices: &[Choice]) -> Vec<&str> {
+    choices
+        .iter()
+        .map(|c| c.title.as_deref().unwrap_or(&c.value))
+        .collect()
+}
+
+/// The choices as `{"const": value, "title": title}` branches.
+fn titled(choices: &[Choice]) -> Vec<Value> {
+    let branches = values(choices).into_iter().zip(titles(choices));
+    branches
+        .map(|(value, title)| json!({"const": value, "title": title}))
+        .collect()
 }
 
 impl RequestedSchema {
