@@ -96,32 +96,22 @@ const QUERY: u16 = PATH | QUESTION;
 
 /// Whether `c` is in any of the classes of `of`.
 fn class(c: u8, of: u16) -> bool {
-    let mut class = 0;
-    if !c.is_ascii() {
-        class |= ATOM;
-    }
-    if c.is_ascii_alphanumeric() {
-        class |= ATEXT | ATOM | UNRESERVED | SCHEME | LET_DIG;
-    }
-    if b"-._~".contains(&c) {
-        class |= UNRESERVED;
-    }
-    if b"+-.".contains(&c) {
-        class |= SCHEME;
-    }
-    if b"!$&'()*+,;=".contains(&c) {
-        class |= SUB_DELIM;
-    }
-    // RFC 5322 `atext`.
-    if b"!#$%&'*+-/=?^_`{|}~".contains(&c) {
-        class |= ATEXT | ATOM;
-    }
-    class |= match c {
+    let class = match c {
+        b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => ATEXT | UNRESERVED | SCHEME | LET_DIG | ATOM,
+        b'!' | b'$' | b'&' | b'\'' | b'*' | b'=' => ATEXT | SUB_DELIM | ATOM,
+        b'#' => ATEXT | HASH | ATOM,
+        b'%' | b'^' | b'`' | b'{' | b'|' | b'}' => ATEXT | ATOM,
+        b'(' | b')' | b',' | b';' => SUB_DELIM,
+        b'+' => ATEXT | SUB_DELIM | SCHEME | ATOM,
+        b'-' => ATEXT | UNRESERVED | SCHEME | ATOM,
+        b'.' => UNRESERVED | SCHEME,
+        b'/' => ATEXT | SLASH | ATOM,
         b':' => COLON,
+        b'?' => ATEXT | QUESTION | ATOM,
         b'@' => AT,
-        b'/' => SLASH,
-        b'?' => QUESTION,
-        b'#' => HASH,
+        b'_' | b'~' => ATEXT | UNRESERVED | ATOM,
+        // Any byte of a non-ASCII character (RFC 6531).
+        0x80.. => ATOM,
         _ => 0,
     };
     class & of != 0
