@@ -431,3 +431,38 @@ fn the_reply_size_limit_is_inclusive() {
         );
     }
 }
+
+/// A schema's defaults are checked against their own pattern within the same budget of work: a
+/// default that fits is filled in, and one too long to check is never filled in, and linted.
+#[test]
+fn defaults_are_checked_within_the_pattern_budget() {
+    // A default the pattern matches, under the string limit, whose search costs more work than
+    // a reply may spend.
+    let pattern = "^(?:[a-z]{1,100})+$";
+    let huge = "a".repeat(60_000);
+    let work =
+        (huge.len() as u64 + 1) * elicit_core::schema::Pattern::new(pattern).unwrap().size() as u64;
+    assert!(work > Limits::DEFAULT.max_pattern_work(), "{work}");
+    let schema = RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": {
+            "short": {"type": "string", "pattern": pattern, "default": "aaa"},
+            "huge": {"type": "string", "pattern": pattern, "default": huge},
+        }
+    }))
+    .unwrap();
+    let content = schema
+        .parse_reply_value(&json!({"action": "accept", "content": {}}))
+        .unwrap()
+        .accepted()
+        .unwrap();
+    assert_eq!(content.get("short"), Some(&json!("aaa")));
+    assert_eq!(content.get("huge"), None);
+    let lints: Vec<_> = schema
+        .lint()
+        .iter()
+        .filter(|l| l.message.contains("`default`"))
+        .collect();
+    assert_eq!(lints.len(), 1, "{:?}", schema.lint());
+    assert_eq!(lints[0].property.as_deref(), Some("huge"));
+}
