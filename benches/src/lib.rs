@@ -155,42 +155,18 @@ pub fn large() -> Large {
     }
 }
 
-/// The order a reply's content keys are written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyOrder {
-    /// The form's order, as a client that fills the form in writes it.
-    Declared,
-    /// Sorted by name, as a client that holds the content in a sorted map (serde_json's default
-    /// `Map`) writes it.
-    Sorted,
-    /// The reverse of the form's order: no reader's guess is right.
-    Reversed,
-}
-
 /// `{"action":"accept","content":{..}}` for `value`, keys in the form's order, as a client that
 /// fills the form in writes it.
 pub fn accept_reply<T: Serialize + Elicit>(value: &T) -> String {
-    reply_in(value, KeyOrder::Declared)
-}
-
-/// `{"action":"accept","content":{..}}` for `value`, keys in `order`.
-pub fn reply_in<T: Serialize + Elicit>(value: &T, order: KeyOrder) -> String {
     let content = serde_json::to_value(value).expect("serializable");
-    let mut names: Vec<&str> = T::requested_schema()
+    let names = T::requested_schema()
         .properties()
         .iter()
-        .map(|p| p.name.as_str())
-        .collect();
-    match order {
-        KeyOrder::Declared => {}
-        KeyOrder::Sorted => names.sort_unstable(),
-        KeyOrder::Reversed => names.reverse(),
-    }
+        .map(|p| p.name.as_str());
     let entries: Vec<String> = names
-        .iter()
         // An absent optional field is left out, as `ElicitResult`'s own serializer leaves it.
         .filter_map(|name| {
-            let value = content.get(*name).filter(|v| !v.is_null())?;
+            let value = content.get(name).filter(|v| !v.is_null())?;
             Some(format!("{name:?}:{value}"))
         })
         .collect();

@@ -708,8 +708,8 @@ fn any_schema() -> impl Strategy<Value = Value> {
         })
 }
 
-/// A key the schema does not name, sent twice, keeps its first place and its last value, as in
-/// a `serde_json` map, on the fast pass and on the full parse alike.
+/// A key the schema does not name, sent twice, keeps its last value, as in a `serde_json` map,
+/// whether the content comes after the action or before it.
 #[test]
 fn a_repeated_unknown_key_keeps_its_last_value() {
     let schema = RequestedSchema::from_value(json!({
@@ -719,7 +719,7 @@ fn a_repeated_unknown_key_keeps_its_last_value() {
     .unwrap();
     for reply in [
         r#"{"action":"accept","content":{"x":1,"ok":true,"y":3,"x":2}}"#,
-        // Content before the action: the full parse reads it.
+        // Content before the action: held as a `Value` until the action says what it is.
         r#"{"content":{"x":1,"ok":true,"y":3,"x":2},"action":"accept"}"#,
     ] {
         let content = schema.parse_reply_json(reply).unwrap().accepted().unwrap();
