@@ -8,6 +8,7 @@ use syn::{DeriveInput, Ident, Path, Type, WhereClause, parse_quote};
 
 use crate::check;
 use crate::ctxt::Ctxt;
+use crate::features;
 use crate::model::{Container, Data};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -101,6 +102,7 @@ fn form(cont: &Container) -> TokenStream {
         .type_params()
         .map(|p| &p.ident)
         .collect();
+    let mut features = TokenStream::new();
     for field in cont.form_fields() {
         let ty = field.ty;
         // A field whose type uses a parameter constrains the impl; a concrete type is checked
@@ -109,6 +111,8 @@ fn form(cont: &Container) -> TokenStream {
             where_clause
                 .predicates
                 .push(parse_quote!(#ty: #krate::ElicitField));
+        } else {
+            features.extend(features::check(ty, &krate));
         }
     }
     // `check` refused a form with neither.
@@ -152,6 +156,8 @@ fn form(cont: &Container) -> TokenStream {
         )
     });
     dummy(quote! {
+        #features
+
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             const __ELICIT_MESSAGE: &'static ::core::primitive::str = #message;

@@ -9,6 +9,7 @@ mod attr;
 mod check;
 mod ctxt;
 mod expand;
+mod features;
 mod keys;
 mod model;
 mod sensitive;

@@ -149,3 +149,36 @@ impl<E: ElicitChoice, S> ElicitValue for HashSet<E, S> {
         Some(E::variants())
     }
 }
+
+// Each names a feature a field's type needs. The derive asks it of a field whose type is named
+// as one of the feature's types, so that with the feature off the error says which to turn on.
+
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a chrono date or date-time, which needs elicit-core's `chrono` feature",
+    label = "turn on elicit-core's `chrono` feature",
+    note = "add \"chrono\" to the `features` of elicit-core in Cargo.toml"
+)]
+/// Implemented for every type when the `chrono` feature is on.
+pub trait NeedsChrono {}
+#[cfg(feature = "chrono")]
+impl<T: ?Sized> NeedsChrono for T {}
+
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a date or date-time of the time crate, which needs elicit-core's `time` feature and its `elicit_core::time` types",
+    label = "turn on elicit-core's `time` feature",
+    note = "add \"time\" to the `features` of elicit-core in Cargo.toml"
+)]
+/// Implemented for every type when the `time` feature is on.
+pub trait NeedsTime {}
+#[cfg(feature = "time")]
+impl<T: ?Sized> NeedsTime for T {}
+
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a URL, which needs elicit-core's `url` feature",
+    label = "turn on elicit-core's `url` feature",
+    note = "add \"url\" to the `features` of elicit-core in Cargo.toml"
+)]
+/// Implemented for every type when the `url` feature is on.
+pub trait NeedsUrl {}
+#[cfg(feature = "url")]
+impl<T: ?Sized> NeedsUrl for T {}

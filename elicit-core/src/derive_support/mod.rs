@@ -7,7 +7,10 @@ mod bounds;
 mod cache;
 mod names;
 
-pub use bounds::{ElicitChoice, ElicitField, ElicitValue, HasDeserialize, HasJsonSchema};
+pub use bounds::{
+    ElicitChoice, ElicitField, ElicitValue, HasDeserialize, HasJsonSchema, NeedsChrono, NeedsTime,
+    NeedsUrl,
+};
 pub use cache::SchemaCache;
 pub use schemars;
 pub use serde;

@@ -81,6 +81,9 @@ impl Ask {
         question: &dyn Asking,
         read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
     ) -> Result<(), Interrupt> {
+        if !self.lock().running {
+            return Err(Interrupt::OutsideRun);
+        }
         let version = self.version()?;
         let key = question.key();
         let kind = question.kind();

@@ -13,7 +13,7 @@ use super::asked::{Asked, Interrupt};
 use super::peer::negotiated_version;
 use super::state::{Binding, Carried, StateError, StateKey};
 use crate::protocol::round_trip::{InputRequests, InputRequired};
-use crate::retry::Attempt;
+use crate::retry::{Attempt, RetryPolicy};
 use crate::version::ProtocolVersion;
 
 /// How many rounds a call may take by default, as rmcp's and the other SDKs' clients allow.
@@ -88,6 +88,8 @@ pub struct Ask {
     responses: m::InputResponses,
     request_state: Option<String>,
     pub(crate) max_rounds: u32,
+    /// The retry policy of every question that sets none.
+    pub(super) retry: RetryPolicy,
     inner: Mutex<Inner>,
 }
 
@@ -103,6 +105,8 @@ pub(super) struct Inner {
     pub(super) live_rounds: u32,
     /// Inside [`Ask::all`]: whether its round was counted yet.
     pub(super) batch: Option<bool>,
+    /// Whether a body is running under [`Ask::run`] or [`Ask::rounds`].
+    pub(super) running: bool,
 }
 
 impl std::fmt::Debug for Ask {
@@ -161,6 +165,7 @@ impl Ask {
             responses: responses.unwrap_or_default(),
             request_state,
             max_rounds: DEFAULT_MAX_ROUNDS,
+            retry: RetryPolicy::NONE,
             inner: Mutex::new(Inner::default()),
         }
     }
@@ -172,6 +177,15 @@ impl Ask {
     #[must_use]
     pub fn with_max_rounds(mut self, rounds: u32) -> Self {
         self.max_rounds = rounds;
+        self
+    }
+
+    /// Retries every question of the call as `policy` allows, unless the question sets its
+    /// own with `retrying`. Without it a question is asked once: a cancel is final, and content
+    /// that breaks the form's rules ends the call with [`Interrupt::Invalid`].
+    #[must_use]
+    pub fn with_retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
         self
     }
 
@@ -206,8 +220,13 @@ impl Ask {
         if let Err(refused) = self.carried(|_| Ok(())) {
             return Asked::stopped(refused);
         }
+        self.lock().running = true;
         let result = body.await;
-        let pending = std::mem::take(&mut self.lock().pending);
+        let pending = {
+            let mut inner = self.lock();
+            inner.running = false;
+            std::mem::take(&mut inner.pending)
+        };
         match result {
             Ok(_) | Err(Interrupt::InputRequired) if !pending.is_empty() => {
                 match self.end_round(pending) {
@@ -288,8 +307,24 @@ impl Ask {
 
 /// `Ask` as an argument of a `#[tool]` function. It reads the call's arguments without taking
 /// them, so list it before `Parameters`.
-impl<S> FromContextPart<ToolCallContext<'_, S>> for Ask {
+///
+/// Listed after `Parameters`, it finds the arguments taken. Where the tool requires arguments
+/// (its input schema lists `required` ones), finding none can only mean that, and the call
+/// fails on every version with an error that says to move `Ask`, rather than seal state bound
+/// to no arguments.
+impl<S: ::rmcp::ServerHandler> FromContextPart<ToolCallContext<'_, S>> for Ask {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        if context.arguments.is_none() && requires_arguments(context.service, &context.name) {
+            return Err(ErrorData::internal_error(
+                format!(
+                    "`Ask` found no arguments for tool `{}`, which requires some: list `Ask` \
+                     before `Parameters` in the tool's signature (`Parameters` takes the \
+                     arguments, and `Ask` binds the requestState to them)",
+                    context.name
+                ),
+                None,
+            ));
+        }
         Ok(Ask::from_parts(
             context.request_context.clone(),
             &context.name,
@@ -299,4 +334,14 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Ask {
             StateKey::installed().clone(),
         ))
     }
+}
+
+/// Whether the server's `tool` declares required arguments.
+fn requires_arguments<S: ::rmcp::ServerHandler>(server: &S, tool: &str) -> bool {
+    server.get_tool(tool).is_some_and(|tool| {
+        tool.input_schema
+            .get("required")
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(|required| !required.is_empty())
+    })
 }

@@ -11,7 +11,7 @@ use ::rmcp::model::{
 
 use super::peer::PeerElicitError;
 use super::state::StateError;
-use crate::error::ElicitError;
+use crate::error::{ElicitError, SchemaError};
 use crate::protocol::url_mode::UrlRequestError;
 use crate::version::ProtocolVersion;
 
@@ -79,6 +79,10 @@ pub enum Interrupt {
     },
     /// The call took more rounds than the cap allows.
     TooManyRounds(u32),
+    /// A question was awaited outside [`Ask::run`](super::Ask::run): on 2026-07-28 nothing
+    /// would turn its wait for an answer into the round that asks for it, so it is refused on
+    /// every version. Nothing was sent.
+    OutsideRun,
     /// An error of the tool's own, passed through `?`.
     Error(ErrorData),
 }
@@ -88,6 +92,11 @@ impl fmt::Display for Interrupt {
         match self {
             Interrupt::InputRequired => f.write_str("the tool is waiting for the user's answers"),
             Interrupt::Invalid { error, .. } => write!(f, "the answer was refused:\n{error}"),
+            // 2025-06-18 has no modes: a client there supports elicitation or does not.
+            Interrupt::MissingCapability {
+                version: ProtocolVersion::V2025_06_18,
+                ..
+            } => f.write_str("the client does not support elicitation"),
             Interrupt::MissingCapability { mode, .. } => {
                 write!(f, "the client does not support {mode}-mode elicitation")
             }
@@ -109,6 +118,9 @@ impl fmt::Display for Interrupt {
                 f,
                 "the call still had unanswered questions after {cap} rounds"
             ),
+            Interrupt::OutsideRun => f.write_str(
+                "a question was asked outside `ask.run`: write the tool's body as `ask.run(async { .. }).await`",
+            ),
             Interrupt::Error(e) => write!(f, "{}", e.message),
         }
     }
@@ -129,6 +141,14 @@ impl std::error::Error for Interrupt {
 impl From<ErrorData> for Interrupt {
     fn from(error: ErrorData) -> Self {
         Interrupt::Error(error)
+    }
+}
+
+/// A form that cannot be built (`Form::choices(..)?` naming no field of the form, say) stops
+/// the body with a fault in the tool, which names the field.
+impl From<SchemaError> for Interrupt {
+    fn from(error: SchemaError) -> Self {
+        Interrupt::Peer(PeerElicitError::Schema(error))
     }
 }
 
@@ -163,6 +183,7 @@ impl Interrupt {
             Interrupt::State(_) => Err(ErrorData::invalid_params(STATE_REFUSED, None)),
             Interrupt::Error(e) => Err(e),
             e @ (Interrupt::InputRequired
+            | Interrupt::OutsideRun
             | Interrupt::KeyReused { .. }
             | Interrupt::TooManyRounds(_)) => Err(ErrorData::internal_error(e.to_string(), None)),
             other => Ok(CallToolResult::error(vec![ContentBlock::text(other.to_string())]).into()),

@@ -309,3 +309,21 @@ impl InputResponses {
         InputResponses::new(responses, request_state.map(str::to_owned))
     }
 }
+
+/// rmcp's version as this crate's: the newest one it knows that is not newer. A version older
+/// than elicitation reads as 2025-06-18, the first that has it.
+impl From<m::ProtocolVersion> for ProtocolVersion {
+    fn from(version: m::ProtocolVersion) -> Self {
+        super::peer::negotiated_version(version.as_str()).unwrap_or(ProtocolVersion::V2025_06_18)
+    }
+}
+
+impl From<ProtocolVersion> for m::ProtocolVersion {
+    fn from(version: ProtocolVersion) -> Self {
+        match version {
+            ProtocolVersion::V2025_06_18 => m::ProtocolVersion::V_2025_06_18,
+            ProtocolVersion::V2025_11_25 => m::ProtocolVersion::V_2025_11_25,
+            ProtocolVersion::V2026_07_28 => m::ProtocolVersion::V_2026_07_28,
+        }
+    }
+}

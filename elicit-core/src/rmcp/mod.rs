@@ -46,6 +46,40 @@
 //! #[tool_handler]
 //! impl rmcp::ServerHandler for TripPlanner {}
 //! ```
+//!
+//! List `Ask` before rmcp's `Parameters`, which takes the call's arguments: listed after it,
+//! `Ask` sees none and cannot bind the sealed state to them. For a tool with required arguments
+//! that order fails on its first call, on every version, with an error that says so. A question awaited outside
+//! [`Ask::run`] is refused on every version with [`Interrupt::OutsideRun`].
+//!
+//! **Retrying.** Without a policy a question is asked once: a cancel is the answer, and content
+//! that breaks the form's rules ends the call with a tool error. [`Ask::with_retry`] gives every
+//! question of the call a policy, and a question's own `retrying` overrides it:
+//!
+//! ```
+//! use elicit_core::prelude::*;
+//! use rmcp::model::*;
+//!
+//! /// Where would you like to go?
+//! #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+//! struct Trip {
+//!     city: String,
+//! }
+//!
+//! async fn plan_trip(ask: Ask) -> Asked<CallToolResult> {
+//!     // A cancel is asked once more; invalid content is asked again with the violations in
+//!     // the message, up to twice. A decline stops at once.
+//!     let ask = ask.with_retry(RetryPolicy::default());
+//!     ask.run(async {
+//!         let trip = ask.form::<Trip>("trip").await?;
+//!         Ok(CallToolResult::success(vec![ContentBlock::text(format!("{trip:?}"))]))
+//!     })
+//!     .await
+//! }
+//! ```
+//!
+//! **Testing.** With the `test-util` feature, [`test_util`] runs a tool against a scripted
+//! client in the same process, on every version.
 
 mod answer;
 mod ask;
@@ -55,6 +89,9 @@ mod peer;
 mod question;
 mod rounds;
 mod state;
+#[cfg(feature = "test-util")]
+#[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
+pub mod test_util;
 
 pub use ask::{Ask, DEFAULT_MAX_ROUNDS};
 pub use asked::{Asked, ElicitMode, Interrupt};

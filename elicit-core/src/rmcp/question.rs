@@ -45,12 +45,15 @@ impl Ask {
         FormQuestion::of(self, key.into(), form)
     }
 
-    /// Asks a yes/no question: the [`Confirm`](crate::Confirm) form with `message`, under the
-    /// key `confirm: {message}`. Await it, then ask the answer
+    /// Asks a yes/no question under `key`: the [`Confirm`](crate::Confirm) form with
+    /// `message`. Await it, then ask the answer
     /// [`is_confirmed`](crate::ElicitResult::is_confirmed).
-    pub fn confirm(&self, message: impl Into<String>) -> FormQuestion<'_, crate::Confirm> {
-        let message = message.into();
-        FormQuestion::new(self, format!("confirm: {message}")).message(message)
+    pub fn confirm(
+        &self,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) -> FormQuestion<'_, crate::Confirm> {
+        FormQuestion::new(self, key.into()).message(message)
     }
 
     /// Asks for the form of a schema built or received at run time, under `key`. The answer is
@@ -100,7 +103,7 @@ impl Ask {
 /// own, or pass several to [`Ask::all`] to ask them in one round.
 pub trait Question: Send + Sync + sealed::Sealed {
     /// The typed answer.
-    type Output: Send + Answer;
+    type Output: Send + Decided;
 
     #[doc(hidden)]
     fn asking(&self) -> &dyn Asking;
@@ -126,7 +129,7 @@ pub struct Core<'a> {
 
 impl<'a> Core<'a> {
     fn new(ask: &'a Ask, key: String, message: Option<String>) -> Self {
-        let policy = RetryPolicy::NONE;
+        let policy = ask.retry;
         Core {
             ask,
             key,
@@ -221,7 +224,7 @@ impl Params {
 }
 
 /// The outcome of one parsed answer, for the retry policy.
-pub(crate) fn outcome<O: Answer>(answer: &Result<O, ElicitError>) -> AttemptOutcome {
+pub(crate) fn outcome<O: Decided>(answer: &Result<O, ElicitError>) -> AttemptOutcome {
     match answer {
         Ok(answer) => match answer.action() {
             ElicitAction::Accept => AttemptOutcome::Accepted,
@@ -234,17 +237,17 @@ pub(crate) fn outcome<O: Answer>(answer: &Result<O, ElicitError>) -> AttemptOutc
 
 /// An answer that says what the user did.
 #[doc(hidden)]
-pub trait Answer {
+pub trait Decided {
     fn action(&self) -> ElicitAction;
 }
 
-impl<T> Answer for ElicitResult<T> {
+impl<T> Decided for ElicitResult<T> {
     fn action(&self) -> ElicitAction {
         ElicitResult::action(self)
     }
 }
 
-impl Answer for UrlElicitResult {
+impl Decided for UrlElicitResult {
     fn action(&self) -> ElicitAction {
         UrlElicitResult::action(*self)
     }

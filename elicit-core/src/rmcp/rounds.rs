@@ -58,7 +58,10 @@ impl Ask {
         let mut responses = InputResponses::from_rmcp(Some(self.responses()), self.request_state());
         let mut round = 0;
         loop {
-            let required = match handler(responses).await {
+            self.lock().running = true;
+            let ran = handler(responses).await;
+            self.lock().running = false;
+            let required = match ran {
                 Ok(Round::Done(result)) => return Asked::done(result),
                 Ok(Round::Ask(required)) => required,
                 Err(interrupt) => return Asked::stopped(interrupt),

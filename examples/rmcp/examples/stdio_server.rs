@@ -147,7 +147,7 @@ async fn choose_table(ask: &Ask, tables: Vec<String>) -> Asked<CallToolResult> {
             return wire(&choice);
         };
         let question = format!("Book the {} table for {}?", picked.table, picked.party_size);
-        let booked = ask.confirm(question).await?.is_confirmed();
+        let booked = ask.confirm("book", question).await?.is_confirmed();
         let body = serde_json::to_string(&choice).unwrap_or_default();
         Ok(text(format!("{body}\nbooked: {booked}")))
     })

@@ -55,7 +55,7 @@ enum Budget {
 }
 
 #[derive(Clone)]
-struct TripPlanner;
+pub struct TripPlanner;
 
 #[tool_router]
 impl TripPlanner {

@@ -1,54 +1,58 @@
 //! One tool body, every version: rounds, answers, retries, URL mode and capabilities.
 
-use elicit_core::{Elicit, ProtocolVersion};
+use elicit_core::ProtocolVersion;
+use elicit_core::rmcp::test_util::{Answer, ScriptedClient, TestError};
 use rmcp::model::*;
 use serde_json::{Value, json};
 
-use crate::harness::*;
-
-fn schema_of(params: &ElicitRequestParams) -> Value {
-    match params {
-        ElicitRequestParams::FormElicitationParams {
-            requested_schema, ..
-        } => serde_json::to_value(requested_schema).unwrap(),
-        _ => Value::Null,
-    }
-}
+use crate::server::*;
 
 #[tokio::test]
 async fn one_round_and_two_rounds_on_every_version() {
-    for version in ALL {
-        let client = Client::new(version).answers(TRIP, [accept(short_trip())]);
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version).answer(accept(short_trip()));
+        let outcome = client
+            .call_tool(Server::new(), "plan", json!({}))
+            .await
+            .unwrap();
         assert_eq!(
-            call_json(&c, "plan").await,
-            json!({"trip": accept(short_trip()), "extras": null}),
+            json_of(&outcome),
+            json!({"trip": accepted(short_trip()), "extras": null}),
             "{version}"
         );
-        assert_eq!(seen.messages(), [TRIP], "{version}");
+        assert_eq!(outcome.messages(), [TRIP], "{version}");
 
-        let client = Client::new(version)
-            .answers(TRIP, [accept(long_trip())])
-            .answers(EXTRAS, [accept(extras())]);
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
+        let client = ScriptedClient::new(version)
+            .answer(accept(long_trip()))
+            .answer(accept(extras()));
+        let outcome = client
+            .call_tool(Server::new(), "plan", Value::Null)
+            .await
+            .unwrap();
         assert_eq!(
-            call_json(&c, "plan").await,
-            json!({"trip": accept(long_trip()), "extras": accept(extras())}),
+            json_of(&outcome),
+            json!({"trip": accepted(long_trip()), "extras": accepted(extras())}),
             "{version}"
         );
-        assert_eq!(seen.messages(), [TRIP, EXTRAS], "{version}");
+        assert_eq!(outcome.messages(), [TRIP, EXTRAS], "{version}");
         // Each form is sent with its schema for the version.
-        let sent = seen.seen.lock().unwrap();
+        let schemas: Vec<_> = outcome
+            .asked
+            .iter()
+            .map(|a| a.requested_schema.clone())
+            .collect();
         assert_eq!(
-            schema_of(&sent[0]),
-            serde_json::to_value(Trip::requested_schema_for(version).unwrap()).unwrap()
+            schemas,
+            [
+                Some(schema_for::<Trip>(version)),
+                Some(schema_for::<Extras>(version))
+            ]
         );
-        assert_eq!(
-            schema_of(&sent[1]),
-            serde_json::to_value(Extras::requested_schema_for(version).unwrap()).unwrap()
-        );
+        assert!(outcome.asked.iter().all(|a| a.version == version));
+        // Live requests share one call; on 2026-07-28 each question is a round.
+        let calls = if version.has_input_requests() { 3 } else { 1 };
+        assert_eq!(outcome.calls, calls, "{version}");
+        assert_eq!(outcome.request_states.len() as u32, calls - 1, "{version}");
     }
 }
 
@@ -56,14 +60,17 @@ async fn one_round_and_two_rounds_on_every_version() {
 /// questions runs once on every version.
 #[tokio::test]
 async fn code_after_the_questions_runs_once() {
-    for version in ALL {
+    for version in ProtocolVersion::ALL {
         let server = Server::new();
         let count = server.effects.clone();
-        let client = Client::new(version)
-            .answers(TRIP, [accept(long_trip())])
-            .answers(EXTRAS, [accept(extras())]);
-        let c = connect_to(server, client).await;
-        assert_eq!(call_json(&c, "effects").await["trip"], accept(long_trip()));
+        let client = ScriptedClient::new(version)
+            .answer(accept(long_trip()))
+            .answer(accept(extras()));
+        let outcome = client
+            .call_tool(server, "effects", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(json_of(&outcome)["trip"], accepted(long_trip()));
         let (before, after) = *count.lock().unwrap();
         let rounds = if version.has_input_requests() { 3 } else { 1 };
         assert_eq!((before, after), (rounds, 1), "{version}");
@@ -72,53 +79,61 @@ async fn code_after_the_questions_runs_once() {
 
 #[tokio::test]
 async fn decline_and_cancel_at_each_round() {
-    for version in ALL {
-        for (round_1, round_2, expected) in [
-            (decline(), None, json!({"trip": decline(), "extras": null})),
-            (cancel(), None, json!({"trip": cancel(), "extras": null})),
+    for version in ProtocolVersion::ALL {
+        for (script, expected) in [
             (
-                accept(long_trip()),
-                Some(decline()),
-                json!({"trip": accept(long_trip()), "extras": decline()}),
+                vec![Answer::decline()],
+                json!({"trip": declined(), "extras": null}),
             ),
             (
-                accept(long_trip()),
-                Some(cancel()),
-                json!({"trip": accept(long_trip()), "extras": cancel()}),
+                vec![Answer::cancel()],
+                json!({"trip": cancelled(), "extras": null}),
+            ),
+            (
+                vec![accept(long_trip()), Answer::decline()],
+                json!({"trip": accepted(long_trip()), "extras": declined()}),
+            ),
+            (
+                vec![accept(long_trip()), Answer::cancel()],
+                json!({"trip": accepted(long_trip()), "extras": cancelled()}),
             ),
         ] {
-            let client = Client::new(version)
-                .answers(TRIP, [round_1])
-                .answers(EXTRAS, round_2);
-            let c = connect_to(Server::new(), client).await;
-            assert_eq!(call_json(&c, "plan").await, expected, "{version}");
+            let client = ScriptedClient::new(version).answers(script);
+            let outcome = client
+                .call_tool(Server::new(), "plan", json!({}))
+                .await
+                .unwrap();
+            assert_eq!(json_of(&outcome), expected, "{version}");
+            assert_eq!(client.remaining(), 0);
         }
     }
 }
 
 #[tokio::test]
 async fn invalid_content_at_each_round_is_a_tool_error_naming_every_property() {
-    for version in ALL {
-        let client =
-            Client::new(version).answers(TRIP, [accept(json!({"city": "", "nights": 31}))]);
-        let c = connect_to(Server::new(), client).await;
-        let (text, is_error) = call(&c, "plan").await.unwrap();
-        assert!(is_error, "{version}: {text}");
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version).answer(accept(json!({"city": "", "nights": 31})));
+        let outcome = client
+            .call_tool(Server::new(), "plan", json!({}))
+            .await
+            .unwrap();
+        let text = outcome.text();
+        assert!(outcome.is_error(), "{version}: {text}");
         assert!(
             text.contains("`city` must be at least 1 character long"),
             "{text}"
         );
         assert!(text.contains("`nights` must be at most 30"), "{text}");
 
-        let client = Client::new(version)
-            .answers(TRIP, [accept(long_trip())])
-            .answers(
-                EXTRAS,
-                [accept(json!({"rental_car": "yes", "budget": "Lavish"}))],
-            );
-        let c = connect_to(Server::new(), client).await;
-        let (text, is_error) = call(&c, "plan").await.unwrap();
-        assert!(is_error, "{version}: {text}");
+        let client = ScriptedClient::new(version)
+            .answer(accept(long_trip()))
+            .answer(accept(json!({"rental_car": "yes", "budget": "Lavish"})));
+        let outcome = client
+            .call_tool(Server::new(), "plan", json!({}))
+            .await
+            .unwrap();
+        let text = outcome.text();
+        assert!(outcome.is_error(), "{version}: {text}");
         assert!(
             text.contains("`rental_car` must be of type boolean"),
             "{text}"
@@ -132,62 +147,51 @@ async fn invalid_content_at_each_round_is_a_tool_error_naming_every_property() {
 
 #[tokio::test]
 async fn two_forms_in_one_round() {
-    for version in ALL {
-        let client = Client::new(version)
-            .answers(TRIP, [accept(short_trip())])
-            .answers(DIET, [accept(json!({"vegetarian": true}))]);
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
-        if version.has_input_requests() {
-            // One round asks for both.
-            let first = c
-                .call_tool_once(CallToolRequestParams::new("both"))
-                .await
-                .unwrap();
-            let CallToolResponse::InputRequired(first) = first else {
-                panic!("{first:?}")
-            };
-            let keys: Vec<&String> = first.input_requests.as_ref().unwrap().keys().collect();
-            assert_eq!(keys, ["diet", "trip"]);
-        }
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version)
+            .answer(accept(json!({"vegetarian": true})))
+            .answer(accept(short_trip()));
+        let outcome = client
+            .call_tool(Server::new(), "both", json!({}))
+            .await
+            .unwrap();
         assert_eq!(
-            call_json(&c, "both").await,
-            json!({"trip": accept(short_trip()), "diet": accept(json!({"vegetarian": true}))}),
+            json_of(&outcome),
+            json!({"trip": accepted(short_trip()), "diet": accepted(json!({"vegetarian": true}))}),
             "{version}"
         );
-        let mut messages = seen.messages();
+        // Keys in body order: the same order of questions on every version.
+        assert_eq!(outcome.messages(), [DIET, TRIP], "{version}");
         if version.has_input_requests() {
-            // The client answers a round's requests concurrently, in any order.
-            messages.sort();
-            assert_eq!(messages, [DIET, TRIP]);
-        } else {
-            assert_eq!(messages, [TRIP, DIET], "live requests go one after another");
+            // One round asks for both.
+            assert_eq!(outcome.calls, 2);
+            let keys: Vec<_> = outcome.asked.iter().map(|a| a.key.as_deref()).collect();
+            assert_eq!(keys, [Some("diet"), Some("trip")]);
         }
     }
 }
 
 #[tokio::test]
 async fn the_retry_policy_on_every_version() {
-    for version in ALL {
+    for version in ProtocolVersion::ALL {
         // Cancel, then invalid content, then a valid answer: three attempts, each visible.
-        let client = Client::new(version).answers(
-            TRIP,
-            [
-                cancel(),
-                accept(json!({"city": "Kyoto"})),
-                accept(short_trip()),
-            ],
-        );
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
-        let out = call_json(&c, "patient").await;
-        assert_eq!(out["answer"], accept(short_trip()), "{version}");
+        let client = ScriptedClient::new(version).answers([
+            Answer::cancel(),
+            accept(json!({"city": "Kyoto"})),
+            accept(short_trip()),
+        ]);
+        let outcome = client
+            .call_tool(Server::new(), "patient", json!({}))
+            .await
+            .unwrap();
+        let out = json_of(&outcome);
+        assert_eq!(out["answer"], accepted(short_trip()), "{version}");
         let attempts = out["attempts"].as_array().unwrap();
         assert_eq!(attempts.len(), 3, "{version}: {out}");
         assert_eq!(attempts[0], "Cancelled");
         assert!(attempts[1].as_str().unwrap().starts_with("Invalid("));
         assert_eq!(attempts[2], "Accepted");
-        let messages = seen.messages();
+        let messages = outcome.messages();
         assert_eq!(messages.len(), 3);
         assert_eq!(messages[0], TRIP);
         assert!(messages[1].contains("dismissed"), "{}", messages[1]);
@@ -203,94 +207,81 @@ async fn the_retry_policy_on_every_version() {
 
         // The form asked again keeps what was right: the city, as its default, where the
         // version sends defaults; the first two asks carry none.
-        let schemas: Vec<Value> = seen
-            .seen
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|r| match r {
-                ElicitRequestParams::FormElicitationParams {
-                    requested_schema, ..
-                } => serde_json::to_value(requested_schema).unwrap(),
-                _ => Value::Null,
-            })
-            .collect();
-        assert_eq!(schemas[0]["properties"]["city"].get("default"), None);
-        assert_eq!(schemas[1]["properties"]["city"].get("default"), None);
-        let kept = schemas[2]["properties"]["city"].get("default");
+        let city = |i: usize| {
+            outcome.asked[i].requested_schema.as_ref().unwrap()["properties"]["city"]
+                .get("default")
+                .cloned()
+        };
+        assert_eq!((city(0), city(1)), (None, None));
         if version >= ProtocolVersion::V2025_11_25 {
-            assert_eq!(kept, Some(&json!("Kyoto")), "{version}");
+            assert_eq!(city(2), Some(json!("Kyoto")), "{version}");
         } else {
-            assert_eq!(kept, None, "{version}: 2025-06-18 has no string defaults");
+            assert_eq!(
+                city(2),
+                None,
+                "{version}: 2025-06-18 has no string defaults"
+            );
         }
-        assert_eq!(schemas[2]["properties"]["nights"].get("default"), None);
 
         // Decline stops at once; a second cancel stops too.
-        for (replies, expected) in [
-            (vec![decline(), accept(short_trip())], json!(["Declined"])),
+        for (script, expected) in [
+            (vec![Answer::decline()], json!(["Declined"])),
             (
-                vec![cancel(), cancel(), accept(short_trip())],
+                vec![Answer::cancel(), Answer::cancel()],
                 json!(["Cancelled", "Cancelled"]),
             ),
         ] {
-            let c = connect_to(Server::new(), Client::new(version).answers(TRIP, replies)).await;
-            assert_eq!(call_json(&c, "patient").await["attempts"], expected);
+            let client = ScriptedClient::new(version).answers(script);
+            let outcome = client
+                .call_tool(Server::new(), "patient", json!({}))
+                .await
+                .unwrap();
+            assert_eq!(json_of(&outcome)["attempts"], expected);
         }
         // Invalid content is asked again up to the limit (two retries), then reported.
         let bad = accept(json!({"city": ""}));
-        let client = Client::new(version).answers(TRIP, [bad.clone(), bad.clone(), bad]);
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
-        let out = call_json(&c, "patient").await;
-        assert!(
-            out["answer"]["invalid"]
-                .as_str()
-                .unwrap()
-                .contains("`city` must be at least 1"),
-            "{out}"
-        );
+        let client = ScriptedClient::new(version).answers([bad.clone(), bad.clone(), bad]);
+        let outcome = client
+            .call_tool(Server::new(), "patient", json!({}))
+            .await
+            .unwrap();
+        let out = json_of(&outcome);
+        let invalid = out["answer"]["invalid"].as_str().unwrap();
+        assert!(invalid.contains("`city` must be at least 1"), "{out}");
         assert_eq!(out["attempts"].as_array().unwrap().len(), 3);
-        assert_eq!(seen.messages().len(), 3);
+        assert_eq!(outcome.asked.len(), 3);
     }
 }
 
 #[tokio::test]
 async fn url_mode_where_the_version_has_it() {
-    let c = connect_to(Server::new(), Client::new(ProtocolVersion::V2025_06_18)).await;
-    let (text, is_error) = call(&c, "connect").await.unwrap();
-    assert!(is_error);
-    assert_eq!(text, "URL mode elicitation is not part of MCP 2025-06-18");
+    let client = ScriptedClient::new(ProtocolVersion::V2025_06_18);
+    let outcome = client
+        .call_tool(Server::new(), "connect", json!({}))
+        .await
+        .unwrap();
+    assert!(outcome.is_error());
+    assert_eq!(
+        outcome.text(),
+        "URL mode elicitation is not part of MCP 2025-06-18"
+    );
+    assert!(outcome.asked.is_empty());
 
     for version in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
-        let client =
-            Client::new(version).answers("Sign in on our page", [json!({"action": "accept"})]);
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
-        assert_eq!(call_json(&c, "connect").await, json!({"action": "accept"}));
-        let sent = seen.seen.lock().unwrap();
-        let ElicitRequestParams::UrlElicitationParams {
-            url,
-            elicitation_id,
-            ..
-        } = &sent[0]
-        else {
-            panic!("{:?}", sent[0])
-        };
-        assert_eq!(url, PAGE);
-        // 2025-11-25 sends an id (the key); 2026-07-28 has none, its key names the request.
-        let expected = if version.has_input_requests() {
-            ""
-        } else {
-            "connect"
-        };
-        assert_eq!(elicitation_id, expected, "{version}");
+        let client = ScriptedClient::new(version).answer(Answer::accept_url());
+        let outcome = client
+            .call_tool(Server::new(), "connect", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(json_of(&outcome), json!({"action": "accept"}));
+        let asked = &outcome.asked[0];
+        assert_eq!(asked.url.as_deref(), Some(PAGE));
+        assert_eq!(asked.requested_schema, None);
+        assert_eq!(asked.message, "Sign in on our page");
     }
 }
 
 fn capabilities(form: bool, url: bool) -> ClientCapabilities {
-    if !form && !url {
-        return ClientCapabilities::default();
-    }
     let mut elicitation = ElicitationCapability::new();
     if form {
         elicitation = elicitation.with_form(FormElicitationCapability::default());
@@ -305,51 +296,56 @@ fn capabilities(form: bool, url: bool) -> ClientCapabilities {
 
 #[tokio::test]
 async fn missing_capabilities_send_nothing() {
-    for version in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
-        for (form, url, tool, missing) in [
-            (false, false, "plan", "form"),
-            (false, true, "plan", "form"),
-            (false, false, "connect", "url"),
-            (true, false, "connect", "url"),
-        ] {
-            let mut client = Client::new(version)
-                .answers(TRIP, [accept(short_trip())])
-                .answers("Sign in on our page", [json!({"action": "accept"})]);
-            client.capabilities = capabilities(form, url);
-            let seen = client.clone();
-            let c = connect_to(Server::new(), client).await;
-            let out = call(&c, tool).await;
+    for version in ProtocolVersion::ALL {
+        let mut cases = vec![(None, "plan", "form")];
+        if version >= ProtocolVersion::V2025_11_25 {
+            cases.extend([
+                (Some(capabilities(false, true)), "plan", "form"),
+                (None, "connect", "url"),
+                (Some(capabilities(true, false)), "connect", "url"),
+            ]);
+        }
+        for (declared, tool, missing) in cases {
+            let client = ScriptedClient::new(version)
+                .answer(accept(short_trip()))
+                .answer(Answer::accept_url());
+            let client = match declared {
+                Some(capabilities) => client.with_capabilities(capabilities),
+                None => client.without_elicitation(),
+            };
+            let outcome = client.call_tool(Server::new(), tool, json!({})).await;
             if version.has_input_requests() {
                 // MissingRequiredClientCapability (-32021), naming what is required.
-                let e = c
-                    .call_tool_once(CallToolRequestParams::new(tool.to_owned()))
-                    .await
-                    .unwrap_err();
-                let rmcp::ServiceError::McpError(e) = e else {
-                    panic!("{e:?}")
+                let Err(TestError::Server(e)) = outcome else {
+                    panic!("{outcome:?}")
                 };
                 assert_eq!(e.code, ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY);
                 let required = &e.data.unwrap()["requiredCapabilities"]["elicitation"];
                 assert!(required.get(missing).is_some(), "{required}");
-                assert!(out.is_err(), "{out:?}");
             } else {
-                let (text, is_error) = out.unwrap();
-                assert!(is_error);
-                let mode = if missing == "url" { "URL" } else { "form" };
-                assert_eq!(
-                    text,
-                    format!("the client does not support {mode}-mode elicitation")
-                );
+                let outcome = outcome.unwrap();
+                assert!(outcome.is_error());
+                // Each version's own terms: 2025-06-18 has no modes.
+                let expected = match (version, missing) {
+                    (ProtocolVersion::V2025_06_18, _) => "the client does not support elicitation",
+                    (_, "url") => "the client does not support URL-mode elicitation",
+                    _ => "the client does not support form-mode elicitation",
+                };
+                assert_eq!(outcome.text(), expected, "{version}");
             }
-            assert!(seen.seen.lock().unwrap().is_empty(), "{version} {tool}");
+            assert_eq!(client.remaining(), 2, "{version} {tool}: nothing was asked");
         }
     }
     // `{"elicitation":{}}`, from clients written before modes existed, means form mode.
-    for version in ALL {
-        let mut client = Client::new(version).answers(TRIP, [accept(short_trip())]);
-        client.capabilities = ClientCapabilities::builder().enable_elicitation().build();
-        let c = connect_to(Server::new(), client).await;
-        assert_eq!(call_json(&c, "plan").await["trip"], accept(short_trip()));
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version)
+            .with_capabilities(ClientCapabilities::builder().enable_elicitation().build())
+            .answer(accept(short_trip()));
+        let outcome = client
+            .call_tool(Server::new(), "plan", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(json_of(&outcome)["trip"], accepted(short_trip()));
     }
 }
 
@@ -368,7 +364,6 @@ async fn a_multi_select_on_2025_06_18_is_refused_before_sending() {
         toppings: Vec<Topping>,
     }
 
-    #[derive(Clone)]
     struct PizzaServer;
     impl rmcp::ServerHandler for PizzaServer {
         fn get_info(&self) -> ServerConfig {
@@ -391,15 +386,17 @@ async fn a_multi_select_on_2025_06_18_is_refused_before_sending() {
             .into_response()
         }
     }
-    let client = Client::new(ProtocolVersion::V2025_06_18);
-    let seen = client.clone();
-    let c = connect_to(PizzaServer, client).await;
-    let (text, is_error) = call(&c, "pizza").await.unwrap();
-    assert!(is_error);
+    let client = ScriptedClient::new(ProtocolVersion::V2025_06_18);
+    let outcome = client
+        .call_tool(PizzaServer, "pizza", json!({}))
+        .await
+        .unwrap();
+    assert!(outcome.is_error());
+    assert!(outcome.text().contains("toppings"), "{}", outcome.text());
     assert!(
-        text.contains("`toppings`") || text.contains("toppings"),
-        "{text}"
+        outcome.text().contains("multi-select"),
+        "{}",
+        outcome.text()
     );
-    assert!(text.contains("multi-select"), "{text}");
-    assert!(seen.seen.lock().unwrap().is_empty());
+    assert!(outcome.asked.is_empty());
 }

@@ -1,8 +1,11 @@
-//! `Ask`: one tool body on every protocol version, tested with a real rmcp client and server.
+//! `Ask`: one tool body on every protocol version, driven by the test kit
+//! (`elicit_core::rmcp::test_util`), a real rmcp client in the same process.
 
 mod flows;
-mod harness;
+mod kit;
+mod misuse;
 mod rounds;
 mod runtime;
+mod server;
 mod state;
 mod tool_macro;

@@ -2,37 +2,31 @@
 //! on every version: on older connections each request is sent live and the handler runs again.
 
 use elicit_core::ProtocolVersion;
+use elicit_core::rmcp::test_util::{ScriptedClient, TestError};
 use serde_json::json;
 
-use crate::harness::*;
+use crate::server::*;
 
 #[tokio::test]
 async fn a_2026_style_handler_on_every_version() {
-    for version in ALL {
-        let client = Client::new(version).answers(TRIP, [accept(short_trip())]);
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version).answer(accept(short_trip()));
+        let outcome = client
+            .call_tool(Server::new(), "rounds", json!({}))
+            .await
+            .unwrap();
         // The handler's own state comes back to it: echoed by the client on 2026-07-28, passed
         // along by the crate before.
         assert_eq!(
-            call_json(&c, "rounds").await,
-            json!({"trip": accept(short_trip()), "state": "handler-state"}),
+            json_of(&outcome),
+            json!({"trip": accepted(short_trip()), "state": "handler-state"}),
             "{version}"
         );
-        assert_eq!(seen.messages(), [TRIP], "{version}");
+        assert_eq!(outcome.messages(), [TRIP], "{version}");
         // The form is written for the connection's version.
-        let sent = seen.seen.lock().unwrap();
-        let rmcp::model::ElicitRequestParams::FormElicitationParams {
-            requested_schema, ..
-        } = &sent[0]
-        else {
-            panic!()
-        };
-        let wire = serde_json::to_value(requested_schema).unwrap();
-        use elicit_core::Elicit;
         assert_eq!(
-            wire,
-            serde_json::to_value(Trip::requested_schema_for(version).unwrap()).unwrap()
+            outcome.asked[0].requested_schema,
+            Some(schema_for::<Trip>(version))
         );
     }
 }
@@ -41,40 +35,52 @@ async fn a_2026_style_handler_on_every_version() {
 async fn the_round_cap_on_an_old_connection() {
     let mut server = Server::new();
     server.max_rounds = 3;
-    let client = Client::new(ProtocolVersion::V2025_11_25)
-        .answers(TRIP, std::iter::repeat_n(accept(short_trip()), 20));
-    let seen = client.clone();
-    let c = connect_to(server, client).await;
-    let e = call(&c, "rounds_endless").await.unwrap_err();
-    assert!(e.contains("after 3 rounds"), "{e}");
-    assert_eq!(seen.messages().len(), 3);
+    let client = ScriptedClient::new(ProtocolVersion::V2025_11_25)
+        .answers(std::iter::repeat_n(accept(short_trip()), 20));
+    let Err(TestError::Server(e)) = client.call_tool(server, "rounds_endless", json!({})).await
+    else {
+        panic!("the cap ends the call")
+    };
+    assert!(e.message.contains("after 3 rounds"), "{e:?}");
+    assert_eq!(client.remaining(), 17);
 
     // On 2026-07-28 the client drives the rounds, and its own cap (10) ends the call.
-    let client = Client::new(ProtocolVersion::V2026_07_28)
-        .answers(TRIP, std::iter::repeat_n(accept(short_trip()), 20));
-    let seen = client.clone();
-    let c = connect_to(Server::new(), client).await;
-    let e = call(&c, "rounds_endless").await.unwrap_err();
-    assert!(e.contains("10"), "{e}");
-    assert_eq!(seen.messages().len(), 10);
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28)
+        .answers(std::iter::repeat_n(accept(short_trip()), 20));
+    let outcome = client
+        .call_tool(Server::new(), "rounds_endless", json!({}))
+        .await;
+    assert!(
+        matches!(outcome, Err(TestError::TooManyRounds(10))),
+        "{outcome:?}"
+    );
+    assert_eq!(client.remaining(), 10);
 }
 
 #[tokio::test]
 async fn a_2026_style_handler_checks_capabilities_too() {
-    for version in ALL {
-        let mut client = Client::new(version).answers(TRIP, [accept(short_trip())]);
-        client.capabilities = rmcp::model::ClientCapabilities::default();
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
-        let out = call(&c, "rounds").await;
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version)
+            .without_elicitation()
+            .answer(accept(short_trip()));
+        let outcome = client.call_tool(Server::new(), "rounds", json!({})).await;
         if version.has_input_requests() {
-            let e = out.unwrap_err();
-            assert!(e.contains("-32021") || e.contains("capabilit"), "{e}");
+            let Err(TestError::Server(e)) = outcome else {
+                panic!("{outcome:?}")
+            };
+            assert_eq!(
+                e.code,
+                rmcp::model::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+            );
         } else {
-            let (text, is_error) = out.unwrap();
-            assert!(is_error, "{text}");
-            assert!(text.contains("form-mode"), "{text}");
+            let outcome = outcome.unwrap();
+            assert!(outcome.is_error(), "{}", outcome.text());
+            assert!(
+                outcome.text().contains("does not support"),
+                "{}",
+                outcome.text()
+            );
         }
-        assert!(seen.seen.lock().unwrap().is_empty());
+        assert_eq!(client.remaining(), 1);
     }
 }

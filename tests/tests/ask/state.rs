@@ -1,15 +1,15 @@
-//! The sealed `requestState` of 2026-07-28 rounds, driven by hand: what is refused, what is
-//! carried, and the caps.
+//! The sealed `requestState` of 2026-07-28 rounds, driven by hand through the kit's
+//! `call_tool_once`: what is refused, what is carried, and the caps.
 
 use std::time::Duration;
 
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use rmcp::ServiceError;
+use elicit_core::rmcp::test_util::{ScriptedClient, TestError};
 use rmcp::model::*;
 use serde_json::{Value, json};
 
-use crate::harness::*;
+use crate::server::*;
 
 const V2026: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
@@ -33,17 +33,27 @@ fn retry(
     params
 }
 
-async fn input_required(c: &Connected, params: CallToolRequestParams) -> InputRequiredResult {
-    match c.call_tool_once(params).await {
+/// One `tools/call` to `server` on 2026-07-28, as sent.
+async fn once(
+    server: &Server,
+    params: CallToolRequestParams,
+) -> Result<CallToolResponse, TestError> {
+    ScriptedClient::new(V2026)
+        .call_tool_once(server.clone(), params)
+        .await
+}
+
+async fn input_required(server: &Server, params: CallToolRequestParams) -> InputRequiredResult {
+    match once(server, params).await {
         Ok(CallToolResponse::InputRequired(result)) => result,
         other => panic!("expected input_required, got {other:?}"),
     }
 }
 
 /// The call is refused as a JSON-RPC error about its state, and never succeeds.
-async fn assert_refused(c: &Connected, params: CallToolRequestParams, what: &str) {
-    match c.call_tool_once(params).await {
-        Err(ServiceError::McpError(e)) => {
+async fn assert_refused(server: &Server, params: CallToolRequestParams, what: &str) {
+    match once(server, params).await {
+        Err(TestError::Server(e)) => {
             assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{what}: {e:?}");
             assert!(
                 e.message.contains("requestState was refused"),
@@ -55,9 +65,9 @@ async fn assert_refused(c: &Connected, params: CallToolRequestParams, what: &str
 }
 
 /// The JSON result of a call that must finish.
-async fn completed(c: &Connected, params: CallToolRequestParams) -> Value {
-    match c.call_tool_once(params).await {
-        Ok(CallToolResponse::Complete(done)) => serde_json::from_str(&text_of(&done)).unwrap(),
+async fn completed(server: &Server, params: CallToolRequestParams) -> Value {
+    match once(server, params).await {
+        Ok(CallToolResponse::Complete(done)) => json_of_result(&done),
         other => panic!("expected a result, got {other:?}"),
     }
 }
@@ -72,7 +82,7 @@ fn keys(result: &InputRequiredResult) -> Vec<String> {
 
 #[tokio::test]
 async fn round_one_then_round_two_carries_the_first_answer() {
-    let c = connect_to(Server::new(), Client::new(V2026)).await;
+    let c = Server::new();
     let first = input_required(&c, params("plan", None)).await;
     assert_eq!(keys(&first), ["trip"]);
     let state = first.request_state.clone().expect("a sealed state");
@@ -80,7 +90,7 @@ async fn round_one_then_round_two_carries_the_first_answer() {
         &c,
         retry(
             params("plan", None),
-            json!({"trip": accept(long_trip())}),
+            json!({"trip": accepted(long_trip())}),
             Some(&state),
         ),
     )
@@ -91,25 +101,24 @@ async fn round_one_then_round_two_carries_the_first_answer() {
         &c,
         retry(
             params("plan", None),
-            json!({"extras": accept(extras())}),
+            json!({"extras": accepted(extras())}),
             second.request_state.as_deref(),
         ),
     )
     .await;
     assert_eq!(
         done,
-        json!({"trip": accept(long_trip()), "extras": accept(extras())})
+        json!({"trip": accepted(long_trip()), "extras": accepted(extras())})
     );
 }
 
 #[tokio::test]
 async fn altered_truncated_or_foreign_state_is_refused() {
-    let server = Server::new();
-    let c = connect_to(server.clone(), Client::new(V2026)).await;
+    let c = Server::new();
     let args = Some(json!({"party": 2, "when": "May"}));
     let first = input_required(&c, params("plan", args.clone())).await;
     let state = first.request_state.unwrap();
-    let answer = json!({"trip": accept(long_trip())});
+    let answer = json!({"trip": accepted(long_trip())});
     let at = state.len() - 10;
     let flipped = format!(
         "{}{}{}",
@@ -159,7 +168,7 @@ async fn altered_truncated_or_foreign_state_is_refused() {
     )
     .await;
     // Sealed under another server's key.
-    let other = connect_to(Server::new(), Client::new(V2026)).await;
+    let other = Server::new();
     assert_refused(
         &other,
         retry(params("plan", args.clone()), answer.clone(), Some(&state)),
@@ -187,14 +196,14 @@ async fn altered_truncated_or_foreign_state_is_refused() {
 async fn expired_state_is_refused() {
     let mut server = Server::new();
     server.key = server.key.with_ttl(Duration::from_millis(1));
-    let c = connect_to(server, Client::new(V2026)).await;
+    let c = server;
     let first = input_required(&c, params("plan", None)).await;
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert_refused(
         &c,
         retry(
             params("plan", None),
-            json!({"trip": accept(long_trip())}),
+            json!({"trip": accepted(long_trip())}),
             first.request_state.as_deref(),
         ),
         "expired",
@@ -204,7 +213,7 @@ async fn expired_state_is_refused() {
 
 #[tokio::test]
 async fn answers_are_read_only_for_questions_the_call_asked() {
-    let c = connect_to(Server::new(), Client::new(V2026)).await;
+    let c = Server::new();
     let first = input_required(&c, params("plan", None)).await;
     // The retry also answers `extras`, which round 1 did not ask: it is not taken, and round 2
     // asks for it.
@@ -212,7 +221,7 @@ async fn answers_are_read_only_for_questions_the_call_asked() {
         &c,
         retry(
             params("plan", None),
-            json!({"trip": accept(long_trip()), "extras": accept(extras())}),
+            json!({"trip": accepted(long_trip()), "extras": accepted(extras())}),
             first.request_state.as_deref(),
         ),
     )
@@ -234,24 +243,26 @@ async fn answers_are_read_only_for_questions_the_call_asked() {
         &c,
         retry(
             params("plan", None),
-            json!({"trip": accept(short_trip()), "extras": accept(extras())}),
+            json!({"trip": accepted(short_trip()), "extras": accepted(extras())}),
             again.request_state.as_deref(),
         ),
     )
     .await;
     assert_eq!(
         done,
-        json!({"trip": accept(long_trip()), "extras": accept(extras())})
+        json!({"trip": accepted(long_trip()), "extras": accepted(extras())})
     );
 }
 
 #[tokio::test]
 async fn a_key_reused_for_another_type_is_an_error() {
-    for version in ALL {
-        let client = Client::new(version).answers(TRIP, [accept(short_trip())]);
-        let seen = client.clone();
-        let c = connect_to(Server::new(), client).await;
-        let e = call(&c, "reuse").await.unwrap_err();
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version).answer(accept(short_trip()));
+        let Err(TestError::Server(e)) = client.call_tool(Server::new(), "reuse", json!({})).await
+        else {
+            panic!("{version}: the reuse is refused")
+        };
+        let e = e.message;
         assert!(
             e.contains("the key \"k\" was asked as")
                 && e.contains("Trip")
@@ -260,27 +271,28 @@ async fn a_key_reused_for_another_type_is_an_error() {
             "{version}: {e}"
         );
         // The same key for the same type is one question, asked once.
-        assert_eq!(seen.messages(), [TRIP], "{version}");
+        assert_eq!(client.remaining(), 0, "{version}");
     }
 }
 
 #[tokio::test]
 async fn the_round_cap() {
-    for version in ALL {
+    for version in ProtocolVersion::ALL {
         let mut server = Server::new();
         server.max_rounds = 3;
-        let client = Client::new(version).answers(
-            "Anything you can't eat?",
-            std::iter::repeat_n(accept(json!({"vegetarian": false})), 20),
-        );
-        let seen = client.clone();
-        let c = connect_to(server, client).await;
-        let e = call(&c, "endless").await.unwrap_err();
+        let client = ScriptedClient::new(version).answers(std::iter::repeat_n(
+            accept(json!({"vegetarian": false})),
+            20,
+        ));
+        let Err(TestError::Server(e)) = client.call_tool(server, "endless", json!({})).await else {
+            panic!("{version}: the cap ends the call")
+        };
         assert!(
-            e.contains("still had unanswered questions after 3 rounds"),
-            "{version}: {e}"
+            e.message
+                .contains("still had unanswered questions after 3 rounds"),
+            "{version}: {e:?}"
         );
-        assert_eq!(seen.messages().len(), 3, "{version}");
+        assert_eq!(client.remaining(), 17, "{version}");
     }
 }
 

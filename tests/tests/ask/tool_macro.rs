@@ -3,13 +3,13 @@
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use rmcp::ServiceError;
+use elicit_core::rmcp::test_util::{ScriptedClient, TestError};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::*;
 use rmcp::{tool, tool_handler, tool_router};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::harness::*;
+use crate::server::*;
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 struct Party {
@@ -35,6 +35,46 @@ impl Planner {
 #[tool_handler]
 impl rmcp::ServerHandler for Planner {}
 
+/// `Parameters` listed before `Ask`: it takes the arguments, so `Ask` would see none.
+#[derive(Clone)]
+struct WrongOrder;
+
+#[tool_router]
+impl WrongOrder {
+    #[tool(description = "Plan a trip for a party")]
+    async fn plan(&self, Parameters(party): Parameters<Party>, ask: Ask) -> Asked<CallToolResult> {
+        ask.run(async {
+            let mut plan = plan_body(&ask).await?;
+            plan["party"] = json!(party.size);
+            Ok(json_result(plan))
+        })
+        .await
+    }
+}
+
+#[tool_handler]
+impl rmcp::ServerHandler for WrongOrder {}
+
+#[tokio::test]
+async fn parameters_before_ask_fails_on_its_first_call_on_every_version() {
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version).answer(accept(short_trip()));
+        match client
+            .call_tool(WrongOrder, "plan", json!({"size": 4}))
+            .await
+        {
+            Err(TestError::Server(e)) => {
+                assert!(
+                    e.message.contains("list `Ask` before `Parameters`"),
+                    "{version}: {e:?}"
+                );
+            }
+            other => panic!("{version}: {other:?}"),
+        }
+        assert_eq!(client.remaining(), 1, "{version}: nothing was asked");
+    }
+}
+
 fn plan_call(size: u8) -> CallToolRequestParams {
     let mut params = CallToolRequestParams::new("plan");
     params.arguments = Some(json!({"size": size}).as_object().unwrap().clone());
@@ -43,45 +83,51 @@ fn plan_call(size: u8) -> CallToolRequestParams {
 
 #[tokio::test]
 async fn a_tool_function_on_every_version() {
-    for version in ALL {
-        let client = Client::new(version)
-            .answers(TRIP, [accept(long_trip())])
-            .answers(EXTRAS, [accept(extras())]);
-        let c = connect_to(Planner, client).await;
-        let (text, is_error) = call_with(&c, plan_call(4)).await.unwrap();
-        assert!(!is_error, "{version}: {text}");
+    let client = ScriptedClient::new(ProtocolVersion::LATEST)
+        .answer(accept(long_trip()))
+        .answer(accept(extras()));
+    let outcomes = client
+        .call_tool_on_every_version(|| Planner, "plan", json!({"size": 4}))
+        .await
+        .unwrap();
+    assert_eq!(outcomes.len(), 3);
+    for (version, outcome) in outcomes {
         assert_eq!(
-            serde_json::from_str::<Value>(&text).unwrap(),
-            json!({"party": 4, "trip": accept(long_trip()), "extras": accept(extras())}),
+            json_of(&outcome),
+            json!({"party": 4, "trip": accepted(long_trip()), "extras": accepted(extras())}),
             "{version}"
         );
     }
+    // Each version had its own copy of the script.
+    assert_eq!(client.remaining(), 2);
 }
 
 #[tokio::test]
 async fn the_state_is_bound_to_the_arguments() {
-    let c = connect_to(Planner, Client::new(ProtocolVersion::V2026_07_28)).await;
-    let CallToolResponse::InputRequired(first) = c.call_tool_once(plan_call(4)).await.unwrap()
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28);
+    let CallToolResponse::InputRequired(first) =
+        client.call_tool_once(Planner, plan_call(4)).await.unwrap()
     else {
         panic!("round 1 asks")
     };
     let retry = |size| {
         let mut params = plan_call(size);
         params.input_responses =
-            Some(serde_json::from_value(json!({"trip": accept(short_trip())})).unwrap());
+            Some(serde_json::from_value(json!({"trip": accepted(short_trip())})).unwrap());
         params.request_state = first.request_state.clone();
         params
     };
-    match c.call_tool_once(retry(5)).await {
-        Err(ServiceError::McpError(e)) => assert!(e.message.contains("requestState"), "{e:?}"),
+    match client.call_tool_once(Planner, retry(5)).await {
+        Err(TestError::Server(e)) => assert!(e.message.contains("requestState"), "{e:?}"),
         other => panic!("state from a call with other arguments: {other:?}"),
     }
-    let CallToolResponse::Complete(done) = c.call_tool_once(retry(4)).await.unwrap() else {
+    let CallToolResponse::Complete(done) = client.call_tool_once(Planner, retry(4)).await.unwrap()
+    else {
         panic!("the same arguments finish the call")
     };
     assert_eq!(
-        serde_json::from_str::<Value>(&text_of(&done)).unwrap(),
-        json!({"party": 4, "trip": accept(short_trip()), "extras": null})
+        json_of_result(&done),
+        json!({"party": 4, "trip": accepted(short_trip()), "extras": null})
     );
 }
 

@@ -1,24 +1,19 @@
-//! A real rmcp client and server in one process over a tokio duplex, each version negotiated
-//! the way a client does it: the `initialize` handshake before 2026-07-28, `server/discover` on
-//! it (no handshake, capabilities in each request's `_meta`).
+//! The server these tests drive through the test kit: a hand-written `call_tool` with one tool
+//! per behaviour, and the forms they ask.
 
-use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use elicit_core::ElicitResult;
 use elicit_core::prelude::*;
 use elicit_core::rmcp::Round;
+use elicit_core::rmcp::test_util::{Answer, Outcome};
 use elicit_core::{InputRequests, ProtocolVersion};
+use rmcp::ServerHandler;
 use rmcp::model::*;
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RoleServer, RunningService,
-};
-use rmcp::{ClientHandler, ServerHandler, ServiceExt};
+use rmcp::service::{RequestContext, RoleServer};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-
-pub const ALL: [ProtocolVersion; 3] = ProtocolVersion::ALL;
 
 /// Where would you like to go?
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Elicit)]
@@ -57,7 +52,6 @@ pub struct Pick {
     pub branch: String,
 }
 
-pub const PICK: &str = "Open a pull request";
 pub const OPEN: &str = "Open it now?";
 pub const SIZE: &str = "Which size?";
 pub const TRIP: &str = "Where would you like to go?";
@@ -70,6 +64,8 @@ pub const PAGE: &str = "https://accounts.example.com/connect";
 pub struct Server {
     pub key: StateKey,
     pub max_rounds: u32,
+    /// The `Ask`'s retry policy for every question, if any.
+    pub retry: Option<RetryPolicy>,
     /// How often the `effects` tool ran the code before its questions, and after them.
     pub effects: Arc<Mutex<(usize, usize)>>,
 }
@@ -79,6 +75,7 @@ impl Server {
         Server {
             key: StateKey::random().unwrap(),
             max_rounds: elicit_core::rmcp::DEFAULT_MAX_ROUNDS,
+            retry: None,
             effects: Arc::default(),
         }
     }
@@ -119,8 +116,9 @@ async fn effects(ask: &Ask, count: &Mutex<(usize, usize)>) -> Asked<CallToolResu
 
 async fn both(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async {
-        let (trip, diet) = ask
-            .all((ask.form::<Trip>("trip"), ask.form::<Diet>("diet")))
+        // Keys that sort in body order: the same answer order on every version.
+        let (diet, trip) = ask
+            .all((ask.form::<Diet>("diet"), ask.form::<Trip>("trip")))
             .await?;
         Ok(json_result(json!({"trip": trip, "diet": diet})))
     })
@@ -207,12 +205,10 @@ async fn rounds_style(ask: &Ask, endless: bool) -> Asked<CallToolResult> {
 /// Run-time choices from the call's `repos` argument, then a confirmation.
 async fn pick(ask: &Ask, repos: Vec<String>) -> Asked<CallToolResult> {
     ask.run(async {
-        let form = Form::<Pick>::new()
-            .choices("repo", repos)
-            .map_err(|e| Interrupt::Peer(elicit_core::rmcp::PeerElicitError::Schema(e)))?;
+        let form = Form::<Pick>::new().choices("repo", repos)?;
         let pick = ask.form_with("pick", &form).await?;
         let open = match &pick {
-            ElicitResult::Accept(_) => Some(ask.confirm(OPEN).await?.is_confirmed()),
+            ElicitResult::Accept(_) => Some(ask.confirm("open", OPEN).await?.is_confirmed()),
             _ => None,
         };
         Ok(json_result(json!({"pick": pick, "open": open})))
@@ -226,10 +222,41 @@ async fn sized(ask: &Ask) -> Asked<CallToolResult> {
         let schema = elicit_core::RequestedSchema::builder()
             .field(elicit_core::schema::Field::select("size", ["s", "m", "l"]).required())
             .field(elicit_core::schema::Field::integer("count").range(1, 9))
-            .build()
-            .map_err(|e| Interrupt::Peer(elicit_core::rmcp::PeerElicitError::Schema(e)))?;
+            .build()?;
         let answer = ask.schema("size", SIZE, &schema).await?;
         Ok(json_result(json!({"size": answer})))
+    })
+    .await
+}
+
+/// A body awaited without `ask.run`.
+async fn outside_run(ask: &Ask) -> Result<CallToolResponse, ErrorData> {
+    let body = async {
+        let trip = ask.form::<Trip>("trip").await?;
+        Ok::<_, Interrupt>(json_result(json!({"trip": trip})))
+    };
+    match body.await {
+        Ok(result) => Ok(result.into()),
+        Err(interrupt) => interrupt.into_response(),
+    }
+}
+
+/// Two confirmations with the same message, under their own keys.
+async fn confirm_twice(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let first = ask.confirm("first", "Are you sure?").await?.is_confirmed();
+        let second = ask.confirm("second", "Are you sure?").await?.is_confirmed();
+        Ok(json_result(json!([first, second])))
+    })
+    .await
+}
+
+/// A form that names a field `Pick` does not have.
+async fn bad_choices(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let form = Form::<Pick>::new().choices("repository", ["api"])?;
+        let pick = ask.form_with("pick", &form).await?;
+        Ok(json_result(json!(pick)))
     })
     .await
 }
@@ -244,9 +271,15 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let ask =
+        let mut ask =
             Ask::with_key(&request, &context, self.key.clone()).with_max_rounds(self.max_rounds);
+        if let Some(policy) = self.retry {
+            ask = ask.with_retry(policy);
+        }
         match request.name.as_ref() {
+            "outside_run" => outside_run(&ask).await,
+            "confirm_twice" => confirm_twice(&ask).await.into_response(),
+            "bad_choices" => bad_choices(&ask).await.into_response(),
             "plan" | "plan_too" => plan(&ask).await.into_response(),
             "both" => both(&ask).await.into_response(),
             "effects" => effects(&ask, &self.effects).await.into_response(),
@@ -271,157 +304,16 @@ impl ServerHandler for Server {
     }
 }
 
-/// A client that answers each form from a script kept per form (by the first line of its
-/// message, so a retry's longer message finds the same script), and records every request.
-#[derive(Clone)]
-pub struct Client {
-    pub capabilities: ClientCapabilities,
-    pub version: ProtocolVersion,
-    replies: Arc<Mutex<HashMap<String, VecDeque<Value>>>>,
-    pub seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
-}
-
-impl Client {
-    pub fn new(version: ProtocolVersion) -> Self {
-        Client {
-            capabilities: ClientCapabilities::builder()
-                .enable_elicitation_with(
-                    ElicitationCapability::new()
-                        .with_form(FormElicitationCapability::default())
-                        .with_url(UrlElicitationCapability::default()),
-                )
-                .build(),
-            version,
-            replies: Arc::default(),
-            seen: Arc::default(),
-        }
-    }
-
-    /// Answers the form whose message starts with `message` with `replies`, in order.
-    pub fn answers(self, message: &str, replies: impl IntoIterator<Item = Value>) -> Self {
-        self.replies
-            .lock()
-            .unwrap()
-            .entry(message.to_owned())
-            .or_default()
-            .extend(replies);
-        self
-    }
-
-    /// The messages of the requests seen, in order.
-    pub fn messages(&self) -> Vec<String> {
-        self.seen.lock().unwrap().iter().map(message_of).collect()
-    }
-}
-
-pub fn message_of(params: &ElicitRequestParams) -> String {
-    match params {
-        ElicitRequestParams::FormElicitationParams { message, .. }
-        | ElicitRequestParams::UrlElicitationParams { message, .. } => message.clone(),
-        _ => String::new(),
-    }
-}
-
-fn rmcp_version(version: ProtocolVersion) -> rmcp::model::ProtocolVersion {
-    serde_json::from_value(json!(version.as_str())).unwrap()
-}
-
-impl ClientHandler for Client {
-    fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(self.capabilities.clone(), Implementation::new("test", "0"))
-            .with_protocol_version(rmcp_version(self.version))
-    }
-
-    async fn create_elicitation(
-        &self,
-        request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<rmcp::model::ElicitResult, ErrorData> {
-        let message = message_of(&request);
-        self.seen.lock().unwrap().push(request);
-        let base = message.split("\n\n").next().unwrap_or_default().to_owned();
-        let reply = self
-            .replies
-            .lock()
-            .unwrap()
-            .get_mut(&base)
-            .and_then(VecDeque::pop_front)
-            .unwrap_or(json!({"action": "cancel"}));
-        Ok(serde_json::from_value(reply).expect("a scripted reply is an ElicitResult"))
-    }
-}
-
-pub type Connected = RunningService<RoleClient, Client>;
-
-/// Serves `server` and connects `client` to it on the client's version.
-pub async fn connect_to<S: ServerHandler>(server: S, client: Client) -> Connected {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let version = client.version;
-    let connected = if version.has_input_requests() {
-        client
-            .serve_with_lifecycle(
-                client_io,
-                ClientLifecycleMode::Discover {
-                    preferred_versions: vec![rmcp_version(version)],
-                },
-            )
-            .await
-    } else {
-        client.serve(client_io).await
-    };
-    let connected = connected.expect("the client connects");
-    let negotiated = connected
-        .peer_info()
-        .map(|info| info.protocol_version.to_string());
-    assert_eq!(negotiated.as_deref(), Some(version.as_str()));
-    connected
-}
-
-/// Calls `tool`, running every round, and returns the tool's text, whether it is a tool error,
-/// or the JSON-RPC error.
-pub async fn call(client: &Connected, tool: &str) -> Result<(String, bool), String> {
-    call_with(client, CallToolRequestParams::new(tool.to_owned())).await
-}
-
-pub async fn call_with(
-    client: &Connected,
-    params: CallToolRequestParams,
-) -> Result<(String, bool), String> {
-    match client.call_tool(params).await {
-        Ok(result) => Ok((text_of(&result), result.is_error == Some(true))),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-pub fn text_of(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
-}
-
-/// The tool's JSON result of a call that must succeed.
-pub async fn call_json(client: &Connected, tool: &str) -> Value {
-    let (text, is_error) = call(client, tool).await.expect("the call succeeds");
-    assert!(!is_error, "{tool}: {text}");
-    serde_json::from_str(&text).expect("JSON text")
-}
-
-pub fn accept(content: Value) -> Value {
+/// An answer's wire JSON, as the tools write it back.
+pub fn accepted(content: Value) -> Value {
     json!({"action": "accept", "content": content})
 }
 
-pub fn decline() -> Value {
+pub fn declined() -> Value {
     json!({"action": "decline"})
 }
 
-pub fn cancel() -> Value {
+pub fn cancelled() -> Value {
     json!({"action": "cancel"})
 }
 
@@ -435,4 +327,29 @@ pub fn short_trip() -> Value {
 
 pub fn extras() -> Value {
     json!({"rental_car": true, "budget": "Medium"})
+}
+
+pub fn accept(content: Value) -> Answer {
+    Answer::accept(content)
+}
+
+/// The tool's JSON result of a call that finished without a tool error.
+pub fn json_of(outcome: &Outcome) -> Value {
+    assert!(!outcome.is_error(), "{}", outcome.text());
+    outcome.json().expect("a JSON result")
+}
+
+/// The JSON text of a raw result.
+pub fn json_of_result(result: &CallToolResult) -> Value {
+    let text: String = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect();
+    serde_json::from_str(&text).expect("a JSON result")
+}
+
+/// The request's `requestedSchema` of `T` for `version`, as the client sees it.
+pub fn schema_for<T: Elicit>(version: ProtocolVersion) -> Value {
+    serde_json::to_value(T::requested_schema_for(version).unwrap()).unwrap()
 }

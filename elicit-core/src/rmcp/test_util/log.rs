@@ -1,0 +1,77 @@
+//! What one scripted call shares between the client, the server's guard and the driver: the
+//! script, what was asked, the progress received, and the first failure.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use ::rmcp::model::ProgressNotificationParam;
+use serde_json::Value;
+use tokio::sync::Notify;
+
+use super::answer::Answer;
+use super::outcome::{AskedForm, TestError};
+
+/// The answers not used yet, shared by every call of one client.
+pub(super) type Script = Arc<Mutex<VecDeque<Answer>>>;
+
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A test that panicked mid-push leaves the data usable.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+pub(super) struct Log {
+    script: Script,
+    pub(super) asked: Mutex<Vec<AskedForm>>,
+    pub(super) progress: Mutex<Vec<ProgressNotificationParam>>,
+    failure: Mutex<Option<TestError>>,
+    failed: Notify,
+}
+
+impl Log {
+    pub(super) fn new(script: Script) -> Self {
+        Log {
+            script,
+            asked: Mutex::default(),
+            progress: Mutex::default(),
+            failure: Mutex::default(),
+            failed: Notify::new(),
+        }
+    }
+
+    /// Records `asked` and answers it from the script, after the answer's delay. With the
+    /// script run out, the call fails with [`TestError::NoAnswer`].
+    pub(super) async fn answer(&self, asked: AskedForm) -> Option<Value> {
+        let message = asked.message.clone();
+        lock(&self.asked).push(asked);
+        let next = lock(&self.script).pop_front();
+        let Some(answer) = next else {
+            self.fail(TestError::NoAnswer { message });
+            return None;
+        };
+        if !answer.delay().is_zero() {
+            tokio::time::sleep(answer.delay()).await;
+        }
+        Some(answer.reply().clone())
+    }
+
+    /// Ends the call with `error`, unless it failed already.
+    pub(super) fn fail(&self, error: TestError) {
+        lock(&self.failure).get_or_insert(error);
+        self.failed.notify_one();
+    }
+
+    /// The first failure, if there was one.
+    pub(super) fn failure(&self) -> Option<TestError> {
+        lock(&self.failure).clone()
+    }
+
+    /// Waits for a failure.
+    pub(super) async fn failed(&self) -> TestError {
+        loop {
+            if let Some(error) = self.failure() {
+                return error;
+            }
+            self.failed.notified().await;
+        }
+    }
+}

@@ -1,0 +1,442 @@
+//! A test kit for tools that ask (feature `test-util`): a real rmcp client, connected in the
+//! same process to the server under test, that answers each question from a script.
+//!
+//! [`ScriptedClient`] negotiates the version it is given the way real clients do: the
+//! `initialize` handshake before 2026-07-28, and on it `server/discover`, with the client's
+//! capabilities in each request's `_meta`. On 2026-07-28 it performs the rounds itself: it
+//! answers each `inputRequests` entry and retries the call with `inputResponses` and the
+//! `requestState`, as the official clients do. So one script tests one tool on every version.
+//!
+//! ```
+//! use elicit_core::ElicitResult;
+//! use elicit_core::ProtocolVersion;
+//! use elicit_core::prelude::*;
+//! use elicit_core::rmcp::test_util::{Answer, ScriptedClient};
+//! use rmcp::model::*;
+//! use rmcp::service::{RequestContext, RoleServer};
+//! use serde_json::json;
+//!
+//! /// Where would you like to go?
+//! #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+//! struct Trip {
+//!     city: String,
+//!     #[schemars(range(min = 1, max = 30))]
+//!     nights: u8,
+//! }
+//!
+//! struct Planner;
+//!
+//! impl rmcp::ServerHandler for Planner {
+//!     fn get_info(&self) -> ServerConfig {
+//!         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+//!     }
+//!
+//!     async fn call_tool(
+//!         &self,
+//!         request: CallToolRequestParams,
+//!         context: RequestContext<RoleServer>,
+//!     ) -> Result<CallToolResponse, ErrorData> {
+//!         let ask = Ask::new(&request, &context);
+//!         ask.run(async {
+//!             let text = match ask.form::<Trip>("trip").await? {
+//!                 ElicitResult::Accept(trip) => format!("{} nights in {}", trip.nights, trip.city),
+//!                 _ => "no trip".to_owned(),
+//!             };
+//!             Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+//!         })
+//!         .await
+//!         .into_response()
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! for version in ProtocolVersion::ALL {
+//!     let client = ScriptedClient::new(version)
+//!         .answer(Answer::accept(json!({"city": "Oslo", "nights": 3})));
+//!     let outcome = client.call_tool(Planner, "plan_trip", json!({})).await?;
+//!     assert_eq!(outcome.text(), "3 nights in Oslo");
+//!     assert_eq!(outcome.messages(), ["Where would you like to go?"]);
+//!     // One call with a live request; on 2026-07-28, a round and the retry.
+//!     assert_eq!(outcome.calls, if version.has_input_requests() { 2 } else { 1 });
+//!
+//!     // Content that breaks the form's rules is sent as given: the tool refuses it.
+//!     let client = ScriptedClient::new(version)
+//!         .answer(Answer::accept(json!({"city": "Oslo", "nights": 99})));
+//!     let outcome = client.call_tool(Planner, "plan_trip", json!({})).await?;
+//!     assert!(outcome.is_error());
+//!     assert!(outcome.text().contains("`nights` must be at most 30"));
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! **Which answer goes to which question.** Answers are used in the order questions reach the
+//! client, across all the calls of one client. Live requests arrive in the order the body asks
+//! them. Within one 2026-07-28 round, several questions (from [`Ask::all`](crate::rmcp::Ask::all))
+//! arrive together and take answers in the order of their keys in `inputRequests`, which rmcp
+//! sorts. So `Ask::all` whose keys sort in body order (`"1_trip"`, `"2_diet"`, or simply keys
+//! already in alphabetical order) takes the same answers on every version.
+//!
+//! [`ScriptedClient::call_tool_on_every_version`] runs one script on every version, each with
+//! a fresh client and server, to compare the results. [`ScriptedClient::call_tool_once`] sends
+//! one `tools/call` with the `inputResponses` and `requestState` a test chooses and returns
+//! the raw response, for tests of replay and tampering.
+
+mod answer;
+mod client;
+mod guard;
+mod log;
+mod outcome;
+
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+
+use ::rmcp::ServiceExt;
+use ::rmcp::model::{
+    self as m, CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig,
+    ElicitationCapability, FormElicitationCapability, Implementation, InputRequest,
+    InputRequiredResult, UrlElicitationCapability,
+};
+use ::rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService, ServiceError,
+};
+use serde_json::Value;
+
+pub use answer::Answer;
+pub use outcome::{AskedForm, Outcome, TestError};
+
+use client::Scripted;
+use guard::Guarded;
+use log::{Log, Script, lock};
+
+use crate::version::ProtocolVersion;
+
+/// How many `input_required` results a call may answer by default, as rmcp's client allows.
+pub const DEFAULT_MAX_ROUNDS: u32 = 10;
+
+/// A client that answers elicitations from a script, on one protocol version.
+///
+/// Made with [`new`](ScriptedClient::new), which declares form and URL elicitation, then
+/// given its answers with [`answer`](ScriptedClient::answer). Each call connects a fresh
+/// session to the server it is given. See the [module](self) for an example.
+#[derive(Debug, Clone)]
+pub struct ScriptedClient {
+    version: ProtocolVersion,
+    capabilities: ClientCapabilities,
+    script: Script,
+    max_rounds: u32,
+}
+
+impl ScriptedClient {
+    /// A client on `version` that declares form and URL elicitation and has no answers yet.
+    /// rmcp's `ProtocolVersion` converts too.
+    #[must_use]
+    pub fn new(version: impl Into<ProtocolVersion>) -> Self {
+        let elicitation = ElicitationCapability::new()
+            .with_form(FormElicitationCapability::default())
+            .with_url(UrlElicitationCapability::default());
+        ScriptedClient {
+            version: version.into(),
+            capabilities: ClientCapabilities::builder()
+                .enable_elicitation_with(elicitation)
+                .build(),
+            script: Arc::default(),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        }
+    }
+
+    /// Declares no elicitation capability, as a client that cannot show forms.
+    #[must_use]
+    pub fn without_elicitation(mut self) -> Self {
+        self.capabilities.elicitation = None;
+        self
+    }
+
+    /// Declares exactly `capabilities`: form mode only, say.
+    #[must_use]
+    pub fn with_capabilities(mut self, capabilities: ClientCapabilities) -> Self {
+        self.capabilities = capabilities;
+        self
+    }
+
+    /// Adds the answer to the next question not answered yet.
+    #[must_use]
+    pub fn answer(self, answer: Answer) -> Self {
+        lock(&self.script).push_back(answer);
+        self
+    }
+
+    /// Adds several answers, in order.
+    #[must_use]
+    pub fn answers(self, answers: impl IntoIterator<Item = Answer>) -> Self {
+        lock(&self.script).extend(answers);
+        self
+    }
+
+    /// Caps the `input_required` results one call answers ([`DEFAULT_MAX_ROUNDS`] by default).
+    /// Past it the call fails with [`TestError::TooManyRounds`].
+    #[must_use]
+    pub fn with_max_rounds(mut self, rounds: u32) -> Self {
+        self.max_rounds = rounds;
+        self
+    }
+
+    /// The protocol version the client speaks.
+    #[must_use]
+    pub fn version(&self) -> ProtocolVersion {
+        self.version
+    }
+
+    /// The answers not used yet.
+    #[must_use]
+    pub fn remaining(&self) -> usize {
+        lock(&self.script).len()
+    }
+
+    /// Calls `tool` on `server` with `arguments` (a JSON object, or `null` for none) and drives
+    /// the call to its end, answering every question from the script.
+    ///
+    /// # Errors
+    ///
+    /// A [`TestError`]: the server answered with a JSON-RPC error, a question came after the
+    /// script ran out, the server panicked or closed the connection, or it agreed to another
+    /// version.
+    pub async fn call_tool<S: ::rmcp::ServerHandler>(
+        &self,
+        server: S,
+        tool: &str,
+        arguments: Value,
+    ) -> Result<Outcome, TestError> {
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        params.arguments = arguments_of(arguments)?;
+        let session = self.connect(server).await?;
+        let mut outcome = Outcome {
+            result: m::CallToolResult::success(Vec::new()),
+            asked: Vec::new(),
+            calls: 0,
+            request_states: Vec::new(),
+            progress: Vec::new(),
+        };
+        let ended = loop {
+            outcome.calls += 1;
+            let response = session.send(params.clone()).await;
+            let required = match response {
+                Ok(CallToolResponse::Complete(mut result)) => {
+                    // 2026-07-28 marks every result `"resultType": "complete"`; without the
+                    // mark, one tool's results compare equal across versions.
+                    result.result_type = None;
+                    break Ok(result);
+                }
+                Ok(CallToolResponse::InputRequired(required)) => required,
+                Ok(other) => break Err(TestError::Unexpected(format!("{other:?}"))),
+                Err(error) => break Err(error),
+            };
+            if outcome.calls > self.max_rounds {
+                break Err(TestError::TooManyRounds(self.max_rounds));
+            }
+            if let Some(state) = &required.request_state {
+                outcome.request_states.push(state.clone());
+            }
+            match session.fulfil(required).await {
+                Ok((responses, state)) => {
+                    params.input_responses = Some(responses);
+                    params.request_state = state;
+                }
+                Err(error) => break Err(error),
+            }
+        };
+        outcome.asked = std::mem::take(&mut *lock(&session.log.asked));
+        outcome.progress = std::mem::take(&mut *lock(&session.log.progress));
+        session.close().await;
+        outcome.result = ended?;
+        Ok(outcome)
+    }
+
+    /// Sends one `tools/call` as given (`inputResponses` and `requestState` included) and
+    /// returns the server's response as it came: an `input_required` result is not answered.
+    /// Live requests before 2026-07-28 are still answered from the script.
+    ///
+    /// # Errors
+    ///
+    /// As [`call_tool`](ScriptedClient::call_tool).
+    pub async fn call_tool_once<S: ::rmcp::ServerHandler>(
+        &self,
+        server: S,
+        request: CallToolRequestParams,
+    ) -> Result<CallToolResponse, TestError> {
+        let session = self.connect(server).await?;
+        let response = session.send(request).await;
+        session.close().await;
+        response
+    }
+
+    /// Runs the same call on every version, oldest first, each with a fresh client (a copy of
+    /// this one's capabilities and remaining answers) and a fresh server from `server`.
+    ///
+    /// # Errors
+    ///
+    /// The first version's [`TestError`], as [`TestError::OnVersion`].
+    pub async fn call_tool_on_every_version<S, F>(
+        &self,
+        server: F,
+        tool: &str,
+        arguments: Value,
+    ) -> Result<Vec<(ProtocolVersion, Outcome)>, TestError>
+    where
+        S: ::rmcp::ServerHandler,
+        F: Fn() -> S,
+    {
+        let mut outcomes = Vec::with_capacity(ProtocolVersion::ALL.len());
+        for version in ProtocolVersion::ALL {
+            let client = ScriptedClient {
+                version,
+                script: Arc::new(Mutex::new(lock(&self.script).clone())),
+                ..self.clone()
+            };
+            match client.call_tool(server(), tool, arguments.clone()).await {
+                Ok(outcome) => outcomes.push((version, outcome)),
+                Err(error) => {
+                    return Err(TestError::OnVersion {
+                        version,
+                        error: Box::new(error),
+                    });
+                }
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Serves `server` and connects to it on the client's version.
+    async fn connect<S: ::rmcp::ServerHandler>(&self, server: S) -> Result<Session, TestError> {
+        let log = Arc::new(Log::new(Arc::clone(&self.script)));
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        let guarded = Guarded {
+            server: Arc::new(server),
+            log: Arc::clone(&log),
+        };
+        let server_task = tokio::spawn(async move {
+            if let Ok(running) = guarded.serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let wire = m::ProtocolVersion::from(self.version);
+        let handler = Scripted {
+            log: Arc::clone(&log),
+            info: ClientConfig::new(
+                self.capabilities.clone(),
+                Implementation::new("elicit-core-scripted-client", env!("CARGO_PKG_VERSION")),
+            )
+            .with_protocol_version(wire.clone()),
+            version: self.version,
+        };
+        let connected = if self.version.has_input_requests() {
+            let lifecycle = ClientLifecycleMode::Discover {
+                preferred_versions: vec![wire],
+            };
+            handler.serve_with_lifecycle(client_io, lifecycle).await
+        } else {
+            handler.serve(client_io).await
+        };
+        let running = match connected {
+            Ok(running) => running,
+            Err(e) => {
+                server_task.abort();
+                return Err(log
+                    .failure()
+                    .unwrap_or(TestError::Connection(e.to_string())));
+            }
+        };
+        let agreed = running
+            .peer_info()
+            .map(|info| info.protocol_version.as_str().to_owned());
+        if agreed.as_deref() != Some(self.version.as_str()) {
+            let _ = running.cancel().await;
+            server_task.abort();
+            return Err(TestError::Version {
+                asked: self.version,
+                agreed,
+            });
+        }
+        Ok(Session {
+            running,
+            log,
+            version: self.version,
+            server_task,
+        })
+    }
+}
+
+/// One connected session: the running client, its log and the server's task.
+struct Session {
+    running: RunningService<RoleClient, Scripted>,
+    log: Arc<Log>,
+    version: ProtocolVersion,
+    server_task: tokio::task::JoinHandle<()>,
+}
+
+impl Session {
+    /// Sends one `tools/call`, ending at once if the call fails on the client's side.
+    async fn send(&self, params: CallToolRequestParams) -> Result<CallToolResponse, TestError> {
+        self.race(self.running.call_tool_once(params)).await
+    }
+
+    async fn race<T>(
+        &self,
+        call: impl Future<Output = Result<T, ServiceError>>,
+    ) -> Result<T, TestError> {
+        tokio::select! {
+            biased;
+            error = self.log.failed() => Err(error),
+            result = call => result.map_err(|e| self.log.failure().unwrap_or_else(|| from_service(e))),
+        }
+    }
+
+    /// Answers each input request of a round, in the order of its keys, and returns the
+    /// retry's `inputResponses` and `requestState`.
+    async fn fulfil(
+        &self,
+        required: InputRequiredResult,
+    ) -> Result<(m::InputResponses, Option<String>), TestError> {
+        let mut responses = m::InputResponses::new();
+        for (key, request) in required.input_requests.unwrap_or_default() {
+            let InputRequest::Elicitation(request) = request else {
+                return Err(TestError::Unexpected(format!(
+                    "an input request `{key}` that is not an elicitation"
+                )));
+            };
+            let asked = AskedForm::of(&request.params, self.version, Some(key.clone()));
+            let Some(reply) = self.log.answer(asked).await else {
+                return Err(self.log.failed().await);
+            };
+            responses.insert(key, reply);
+        }
+        Ok((responses, required.request_state))
+    }
+
+    async fn close(self) {
+        let _ = self.running.cancel().await;
+        self.server_task.abort();
+    }
+}
+
+fn arguments_of(arguments: Value) -> Result<Option<m::JsonObject>, TestError> {
+    match arguments {
+        Value::Null => Ok(None),
+        Value::Object(map) => Ok(Some(map)),
+        other => Err(TestError::Arguments(other)),
+    }
+}
+
+fn from_service(error: ServiceError) -> TestError {
+    match error {
+        ServiceError::McpError(e) => TestError::Server(e),
+        ServiceError::InputRequiredRoundsExceeded { max_rounds } => {
+            TestError::TooManyRounds(u32::try_from(max_rounds).unwrap_or(u32::MAX))
+        }
+        ServiceError::UnexpectedResponse => {
+            TestError::Unexpected("a response of another type".to_owned())
+        }
+        other => TestError::Connection(other.to_string()),
+    }
+}

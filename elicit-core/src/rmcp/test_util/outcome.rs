@@ -1,0 +1,191 @@
+//! What a scripted call gives back: the tool's [`Outcome`], each question as the client saw it
+//! ([`AskedForm`]), or why there was no result ([`TestError`]).
+
+use std::fmt;
+
+use ::rmcp::model::{self as m, CallToolResult, ErrorData, ProgressNotificationParam};
+use serde_json::Value;
+
+use crate::version::ProtocolVersion;
+
+/// One question as it reached the client.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AskedForm {
+    /// The message shown to the person.
+    pub message: String,
+    /// The form's `requestedSchema`, as sent; `None` in URL mode.
+    pub requested_schema: Option<Value>,
+    /// The page to open, in URL mode.
+    pub url: Option<String>,
+    /// The version of the request that carried it.
+    pub version: ProtocolVersion,
+    /// Its key in `inputRequests` (2026-07-28); `None` for a live request.
+    pub key: Option<String>,
+}
+
+impl AskedForm {
+    pub(super) fn of(
+        params: &m::ElicitRequestParams,
+        version: ProtocolVersion,
+        key: Option<String>,
+    ) -> Self {
+        let (message, requested_schema, url) = match params {
+            m::ElicitRequestParams::FormElicitationParams {
+                message,
+                requested_schema,
+                ..
+            } => (
+                message.clone(),
+                serde_json::to_value(requested_schema).ok(),
+                None,
+            ),
+            m::ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
+                (message.clone(), None, Some(url.clone()))
+            }
+            _ => (String::new(), None, None),
+        };
+        AskedForm {
+            message,
+            requested_schema,
+            url,
+            version,
+            key,
+        }
+    }
+}
+
+/// How a scripted call ended.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Outcome {
+    /// The tool's final result, without the `resultType` mark 2026-07-28 adds, so that one
+    /// tool's results compare equal across versions.
+    pub result: CallToolResult,
+    /// Every question, in the order it reached the client.
+    pub asked: Vec<AskedForm>,
+    /// The `tools/call` requests sent: 1 with live requests; on 2026-07-28, one per round plus
+    /// the last.
+    pub calls: u32,
+    /// Each round's `requestState`, as the server sent it (2026-07-28).
+    pub request_states: Vec<String>,
+    /// The progress notifications received during the call.
+    pub progress: Vec<ProgressNotificationParam>,
+}
+
+impl Outcome {
+    /// The text of the result's text blocks, joined.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+            .collect()
+    }
+
+    /// The result's text read as JSON, `None` when it is not JSON.
+    #[must_use]
+    pub fn json(&self) -> Option<Value> {
+        serde_json::from_str(&self.text()).ok()
+    }
+
+    /// Whether the result is a tool error (`isError: true`).
+    #[must_use]
+    pub fn is_error(&self) -> bool {
+        self.result.is_error == Some(true)
+    }
+
+    /// The messages of the questions asked, in order.
+    #[must_use]
+    pub fn messages(&self) -> Vec<&str> {
+        self.asked.iter().map(|a| a.message.as_str()).collect()
+    }
+}
+
+/// Why a scripted call has no [`Outcome`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum TestError {
+    /// The server answered the call with a JSON-RPC error.
+    Server(ErrorData),
+    /// A question arrived after the script ran out of answers.
+    NoAnswer {
+        /// The question's message.
+        message: String,
+    },
+    /// `arguments` was neither a JSON object nor `null`.
+    Arguments(Value),
+    /// The server panicked while handling a request.
+    Panicked {
+        /// The panic's message, when it was a string.
+        message: String,
+    },
+    /// The connection failed or closed before the call ended.
+    Connection(String),
+    /// The server agreed to another protocol version than the one asked for.
+    Version {
+        /// The version the client asked for.
+        asked: ProtocolVersion,
+        /// The version the server agreed to, if any.
+        agreed: Option<String>,
+    },
+    /// The server kept answering `input_required` past the client's round cap.
+    TooManyRounds(u32),
+    /// The server sent a reply no client can use: an input request of another kind, or a
+    /// result of another type.
+    Unexpected(String),
+    /// A call of [`call_tool_on_every_version`](super::ScriptedClient::call_tool_on_every_version)
+    /// failed on `version`.
+    OnVersion {
+        /// The version whose call failed.
+        version: ProtocolVersion,
+        /// Why it failed.
+        error: Box<TestError>,
+    },
+}
+
+impl fmt::Display for TestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TestError::Server(e) => write!(
+                f,
+                "the server answered with error {}: {}",
+                e.code.0, e.message
+            ),
+            TestError::NoAnswer { message } => {
+                write!(
+                    f,
+                    "the script has no answer left for the question {message:?}"
+                )
+            }
+            TestError::Arguments(value) => {
+                write!(
+                    f,
+                    "a tool's arguments are a JSON object or null, not {value}"
+                )
+            }
+            TestError::Panicked { message } => write!(f, "the server panicked: {message}"),
+            TestError::Connection(e) => write!(f, "the connection failed: {e}"),
+            TestError::Version { asked, agreed } => write!(
+                f,
+                "the client asked for protocol {asked} and the server agreed to {}",
+                agreed.as_deref().unwrap_or("none")
+            ),
+            TestError::TooManyRounds(cap) => {
+                write!(f, "the call was still asking for input after {cap} rounds")
+            }
+            TestError::Unexpected(what) => write!(f, "the server sent {what}"),
+            TestError::OnVersion { version, error } => write!(f, "on {version}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for TestError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TestError::OnVersion { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
