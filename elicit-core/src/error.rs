@@ -98,6 +98,41 @@ pub enum Rule {
     More(usize),
 }
 
+impl Rule {
+    /// The rule's name, as the JSON Schema keyword it checks where there is one (`minLength`,
+    /// `enum`, `required`, ...): for logs and traces, which must not hold the value.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Rule::Json(_) => "json",
+            Rule::ActionMissing | Rule::ActionInvalid => "action",
+            Rule::DuplicateKey => "duplicateKey",
+            Rule::ContentNotObject => "content",
+            Rule::Required => "required",
+            Rule::UnknownProperty => "unknownProperty",
+            Rule::Type { .. } => "type",
+            Rule::MinLength(_) => "minLength",
+            Rule::MaxLength(_) => "maxLength",
+            Rule::Minimum(_) => "minimum",
+            Rule::Maximum(_) => "maximum",
+            Rule::Format(_) => "format",
+            Rule::Pattern(_) => "pattern",
+            Rule::PatternBudget => "patternBudget",
+            Rule::ExclusiveMinimum(_) => "exclusiveMinimum",
+            Rule::ExclusiveMaximum(_) => "exclusiveMaximum",
+            Rule::NotAChoice => "enum",
+            Rule::MinItems(_) => "minItems",
+            Rule::MaxItems(_) => "maxItems",
+            Rule::UniqueItems => "uniqueItems",
+            Rule::TooLong(_) => "maxStringLength",
+            Rule::ReplyTooLarge(_) => "maxReplySize",
+            Rule::Deserialize(_) => "deserialize",
+            Rule::Custom(_) => "custom",
+            Rule::More(_) => "more",
+        }
+    }
+}
+
 /// `n` and its noun: "1 character", "2 characters".
 pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

@@ -8,6 +8,7 @@
 //! (feature `rmcp`) runs it over a peer.
 
 use std::future::Future;
+use std::time::Duration;
 
 use crate::error::ElicitError;
 use crate::result::ElicitResult;
@@ -85,13 +86,46 @@ impl std::fmt::Display for AttemptOutcome {
     }
 }
 
-/// One attempt: the message that was shown and what came of it.
+/// Where an attempt's answer came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum AnswerSource {
+    /// The person, through the client.
+    #[default]
+    Person,
+    /// The tool's arguments, where the client could not show the question (rmcp's
+    /// `or_arguments`).
+    Arguments,
+}
+
+/// One attempt: the message that was shown, what came of it, where the answer came from and
+/// how long it took.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Attempt {
     /// The message sent with this attempt.
     pub message: String,
     /// What the attempt came to.
     pub outcome: AttemptOutcome,
+    /// Where the answer came from.
+    pub source: AnswerSource,
+    /// How long the answer took, where it is known: for a live request, from request to
+    /// reply; on 2026-07-28, from the round's result to the retry that carried it. A form
+    /// answered in milliseconds was not read by a person.
+    pub took: Option<Duration>,
+}
+
+impl Attempt {
+    /// An attempt shown with `message`, answered by the person in an unknown time.
+    #[must_use]
+    pub fn new(message: impl Into<String>, outcome: AttemptOutcome) -> Self {
+        Attempt {
+            message: message.into(),
+            outcome,
+            source: AnswerSource::Person,
+            took: None,
+        }
+    }
 }
 
 /// The end of the loop, with every attempt.
@@ -199,7 +233,19 @@ impl Attempts {
     /// Records what the attempt asked with [`message`](Self::message) came to. Returns `true`
     /// when the policy asks again, `false` when this outcome is final.
     pub fn record(&mut self, outcome: AttemptOutcome) -> bool {
+        self.record_from(outcome, AnswerSource::Person, None)
+    }
+
+    /// [`record`](Self::record), with where the answer came from and how long it took. An
+    /// answer from the arguments is final: nobody is there to ask again.
+    pub fn record_from(
+        &mut self,
+        outcome: AttemptOutcome,
+        source: AnswerSource,
+        took: Option<Duration>,
+    ) -> bool {
         let again = match &outcome {
+            _ if source == AnswerSource::Arguments => None,
             AttemptOutcome::Cancelled if self.policy.retry_cancel && !self.cancel_retried => {
                 self.cancel_retried = true;
                 Some(message_after_cancel(&self.base))
@@ -220,7 +266,12 @@ impl Attempts {
             Some(next) => std::mem::replace(&mut self.next, next.clone()),
             None => self.next.clone(),
         };
-        self.attempts.push(Attempt { message, outcome });
+        self.attempts.push(Attempt {
+            message,
+            outcome,
+            source,
+            took,
+        });
         again.is_some()
     }
 

@@ -1,16 +1,18 @@
 //! How a question is answered: from the replies the call has had, through the question's retry
 //! policy, then by a live request (before 2026-07-28) or as a request of this round.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use ::rmcp::model::ErrorData;
-use serde_json::Value;
+use ::rmcp::model::{self as m, ErrorData};
+use serde_json::{Value, json};
 
 use super::ask::Ask;
 use super::asked::{ElicitMode, Interrupt};
 use super::convert::reply_value;
 use super::question::{Asking, Params, Question, outcome};
-use crate::retry::{AttemptOutcome, Attempts};
+use super::trace;
+use super::unavailable::Unavailable;
+use crate::retry::{AnswerSource, AttemptOutcome, Attempts};
 use crate::version::ProtocolVersion;
 
 impl Ask {
@@ -38,16 +40,44 @@ impl Ask {
     }
 
     /// Sends one live `elicitation/create` (before 2026-07-28) and returns the reply as JSON.
+    /// While it waits, progress goes out every `keep_alive`, naming `awaited`, when the call
+    /// carried a `progressToken`.
     pub(crate) async fn send(
         &self,
         params: &Params,
         timeout: Option<Duration>,
+        keep_alive: Duration,
+        awaited: &str,
     ) -> Result<Value, Interrupt> {
         let request = params.to_rmcp()?;
-        let reply = super::peer::create(&self.context.peer, request, timeout)
-            .await
-            .map_err(Interrupt::Peer)?;
-        Ok(reply_value(&reply))
+        let create = super::peer::create(&self.context.peer, request, timeout);
+        let reply = match self.context.meta.get_progress_token() {
+            None => create.await,
+            Some(token) => {
+                let mut create = std::pin::pin!(create);
+                loop {
+                    match tokio::time::timeout(keep_alive, create.as_mut()).await {
+                        Ok(reply) => break reply,
+                        Err(_) => self.waiting(&token, awaited).await,
+                    }
+                }
+            }
+        };
+        Ok(reply_value(&reply.map_err(Interrupt::Peer)?))
+    }
+
+    /// One progress notification: still waiting for the person to answer `awaited`.
+    async fn waiting(&self, token: &m::ProgressToken, awaited: &str) {
+        let progress = {
+            let mut inner = self.lock();
+            inner.progress += 1.0;
+            inner.progress
+        };
+        let message = format!("Waiting for the user: {awaited}");
+        let param =
+            m::ProgressNotificationParam::new(token.clone(), progress).with_message(message);
+        // A client that went away ends the request itself; a lost notification changes nothing.
+        let _ = self.context.peer.notify_progress(param).await;
     }
 
     /// The typed answer to one question.
@@ -87,10 +117,10 @@ impl Ask {
         let version = self.version()?;
         let key = question.key();
         let kind = question.kind();
-        let replies = self.carried(|carried| {
+        let answers = self.carried(|carried| {
             carried
                 .register(key, &kind)
-                .map(<[Value]>::to_vec)
+                .cloned()
                 .map_err(|first| Interrupt::KeyReused {
                     key: key.to_owned(),
                     first: first.to_owned(),
@@ -102,24 +132,41 @@ impl Ask {
             attempts = attempts.with_schema(schema);
         }
         let mut again = true;
-        for reply in &replies {
-            again = attempts.record(read(reply));
+        for (i, reply) in answers.replies.iter().enumerate() {
+            again = attempts.record_from(read(reply), AnswerSource::Person, answers.took(i));
             if !again {
                 break;
             }
         }
+        // A final answer from an earlier round was traced when it arrived.
+        let arrived_now = self.responses().contains_key(key);
         let result = if again {
             self.ask_until_final(
                 question,
                 version,
                 &mut attempts,
                 read,
-                replies.last().cloned(),
+                answers.replies.last().cloned(),
             )
             .await
         } else {
             Ok(())
         };
+        if result.is_ok() && (again || arrived_now)
+            || matches!(result, Err(Interrupt::Unavailable(_)))
+        {
+            let round = self
+                .carried(|carried| Ok(carried.round))
+                .unwrap_or_default();
+            let round = round.max(self.lock().live_rounds);
+            trace::question(
+                question,
+                version,
+                round,
+                attempts.attempts().last(),
+                result.as_ref().err(),
+            );
+        }
         self.lock()
             .attempts
             .insert(key.to_owned(), attempts.into_attempts());
@@ -151,7 +198,9 @@ impl Ask {
                 .zip(content)
                 .map(|(error, content)| (content, error));
             let params = question.params(version, attempts.message(), keep)?;
-            self.check_capability(params.mode(), version)?;
+            if let Err(missing) = self.check_capability(params.mode(), version) {
+                return self.answer_from_arguments(question, &params, attempts, read, missing);
+            }
             if version.has_input_requests() {
                 let mut inner = self.lock();
                 if inner.pending.get(key).is_none() {
@@ -160,20 +209,63 @@ impl Ask {
                 return Err(Interrupt::InputRequired);
             }
             self.count_live_round()?;
+            let keep_alive = question.keep_alive().unwrap_or(self.keep_alive);
+            let started = Instant::now();
             let reply = self
-                .send(&params, question.timeout())
+                .send(
+                    &params,
+                    question.timeout(),
+                    keep_alive,
+                    &question.base_message(),
+                )
                 .await
                 .inspect_err(|e| {
                     attempts.record(AttemptOutcome::Failed(e.to_string()));
                 })?;
+            let took = started.elapsed();
             self.carried(|carried| {
-                carried.push_reply(key, reply.clone());
+                carried.push_reply(key, reply.clone(), Some(took));
                 Ok(())
             })?;
-            if !attempts.record(read(&reply)) {
+            if !attempts.record_from(read(&reply), AnswerSource::Person, Some(took)) {
                 return Ok(());
             }
             last_reply = Some(reply);
+        }
+    }
+
+    /// The client cannot show the question: its answer is the object under its key in the
+    /// call's arguments, if it opted in and is not a confirmation; without one, the call stops
+    /// saying what the tool needs.
+    fn answer_from_arguments(
+        &self,
+        question: &dyn Asking,
+        params: &Params,
+        attempts: &mut Attempts,
+        read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
+        missing: Interrupt,
+    ) -> Result<(), Interrupt> {
+        let core = question.core();
+        let (Some(schema), Params::Form(form)) = (question.schema(), params) else {
+            return Err(missing);
+        };
+        if !core.arguments {
+            return Err(missing);
+        }
+        let key = question.key();
+        match self.argument(key).filter(|_| !core.person_only) {
+            Some(value) => {
+                let reply = json!({"action": "accept", "content": value});
+                attempts.record_from(read(&reply), AnswerSource::Arguments, None);
+                Ok(())
+            }
+            None => Err(Interrupt::Unavailable(Box::new(Unavailable::new(
+                key,
+                &question.base_message(),
+                schema,
+                form.schema(),
+                self.structured(),
+            )))),
         }
     }
 

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
 use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::tool::ToolCallContext;
@@ -11,13 +12,16 @@ use ::rmcp::service::{RequestContext, RoleServer};
 
 use super::asked::{Asked, Interrupt};
 use super::peer::negotiated_version;
-use super::state::{Binding, Carried, StateError, StateKey};
+use super::state::{Binding, Carried, StateError, StateKey, now_ms};
 use crate::protocol::round_trip::{InputRequests, InputRequired};
 use crate::retry::{Attempt, RetryPolicy};
 use crate::version::ProtocolVersion;
 
 /// How many rounds a call may take by default, as rmcp's and the other SDKs' clients allow.
 pub const DEFAULT_MAX_ROUNDS: u32 = 10;
+
+/// How often a live request that waits for the person sends progress by default.
+pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// A tool's questions to the user, answered typed and validated, in straight-line code that
 /// works on every protocol version.
@@ -90,6 +94,12 @@ pub struct Ask {
     pub(crate) max_rounds: u32,
     /// The retry policy of every question that sets none.
     pub(super) retry: RetryPolicy,
+    /// The call's arguments, where questions that opt in find their answers.
+    arguments: Option<JsonObject>,
+    /// Whether the tool declares an `outputSchema` (then no `structuredContent` of this crate's).
+    output_schema: bool,
+    /// How often a waiting live request sends progress.
+    pub(super) keep_alive: Duration,
     inner: Mutex<Inner>,
 }
 
@@ -107,6 +117,8 @@ pub(super) struct Inner {
     pub(super) batch: Option<bool>,
     /// Whether a body is running under [`Ask::run`] or [`Ask::rounds`].
     pub(super) running: bool,
+    /// The last progress value sent: each notification's is higher.
+    pub(super) progress: f64,
 }
 
 impl std::fmt::Debug for Ask {
@@ -166,6 +178,9 @@ impl Ask {
             request_state,
             max_rounds: DEFAULT_MAX_ROUNDS,
             retry: RetryPolicy::NONE,
+            arguments: arguments.cloned(),
+            output_schema: false,
+            keep_alive: DEFAULT_KEEP_ALIVE,
             inner: Mutex::new(Inner::default()),
         }
     }
@@ -186,6 +201,27 @@ impl Ask {
     #[must_use]
     pub fn with_retry(mut self, policy: RetryPolicy) -> Self {
         self.retry = policy;
+        self
+    }
+
+    /// While a live request (before 2026-07-28) waits for the person, sends
+    /// `notifications/progress` every `interval` ([`DEFAULT_KEEP_ALIVE`] by default), when the
+    /// call carried a `progressToken`. A client that resets its timeout on progress (the
+    /// TypeScript client with `resetTimeoutOnProgress`) then keeps the call open while the
+    /// person types. A question's own `keep_alive` overrides it.
+    #[must_use]
+    pub fn with_keep_alive(mut self, interval: Duration) -> Self {
+        self.keep_alive = interval;
+        self
+    }
+
+    /// Says whether the tool declares an `outputSchema`. A tool that does gets no
+    /// `structuredContent` from this crate (an [`Unavailable`](super::Unavailable) result
+    /// carries its facts in its text only). `Ask` as a `#[tool]` argument reads it from the
+    /// tool; [`Ask::new`] assumes none.
+    #[must_use]
+    pub fn with_output_schema(mut self, declared: bool) -> Self {
+        self.output_schema = declared;
         self
     }
 
@@ -246,6 +282,7 @@ impl Ask {
                 return Err(Interrupt::TooManyRounds(self.max_rounds));
             }
             carried.round += 1;
+            carried.sealed_ms = now_ms();
             Ok(self.key.seal(carried, &self.binding))
         })?;
         let required = InputRequired::new(pending).with_request_state(sealed);
@@ -282,9 +319,12 @@ impl Ask {
             return Err(StateError::Missing);
         };
         let mut carried = self.key.open(sealed, &self.binding)?;
+        // This round's answers took from the round's result to this retry.
+        let took = (carried.sealed_ms > 0)
+            .then(|| Duration::from_millis(now_ms().saturating_sub(carried.sealed_ms)));
         for (key, answers) in &mut carried.keys {
             if let Some(reply) = self.responses.get(key) {
-                answers.replies.push(reply.clone());
+                answers.push(reply.clone(), took);
             }
         }
         Ok(carried)
@@ -292,6 +332,19 @@ impl Ask {
 
     pub(crate) fn version(&self) -> Result<ProtocolVersion, Interrupt> {
         self.version.clone().map_err(Interrupt::Version)
+    }
+
+    /// The value under `key` in the call's arguments.
+    pub(crate) fn argument(&self, key: &str) -> Option<&serde_json::Value> {
+        self.arguments
+            .as_ref()
+            .and_then(|a| a.get(key))
+            .filter(|v| !v.is_null())
+    }
+
+    /// Whether results may carry this crate's `structuredContent`.
+    pub(crate) fn structured(&self) -> bool {
+        !self.output_schema
     }
 
     /// This round's `inputResponses`, as the client sent them.
@@ -314,7 +367,8 @@ impl Ask {
 /// to no arguments.
 impl<S: ::rmcp::ServerHandler> FromContextPart<ToolCallContext<'_, S>> for Ask {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        if context.arguments.is_none() && requires_arguments(context.service, &context.name) {
+        let tool = context.service.get_tool(&context.name);
+        if context.arguments.is_none() && tool.as_ref().is_some_and(requires_arguments) {
             return Err(ErrorData::internal_error(
                 format!(
                     "`Ask` found no arguments for tool `{}`, which requires some: list `Ask` \
@@ -325,6 +379,7 @@ impl<S: ::rmcp::ServerHandler> FromContextPart<ToolCallContext<'_, S>> for Ask {
                 None,
             ));
         }
+        let output_schema = tool.is_some_and(|tool| tool.output_schema.is_some());
         Ok(Ask::from_parts(
             context.request_context.clone(),
             &context.name,
@@ -332,16 +387,15 @@ impl<S: ::rmcp::ServerHandler> FromContextPart<ToolCallContext<'_, S>> for Ask {
             context.input_responses.clone(),
             context.request_state.clone(),
             StateKey::installed().clone(),
-        ))
+        )
+        .with_output_schema(output_schema))
     }
 }
 
-/// Whether the server's `tool` declares required arguments.
-fn requires_arguments<S: ::rmcp::ServerHandler>(server: &S, tool: &str) -> bool {
-    server.get_tool(tool).is_some_and(|tool| {
-        tool.input_schema
-            .get("required")
-            .and_then(serde_json::Value::as_array)
-            .is_some_and(|required| !required.is_empty())
-    })
+/// Whether `tool` declares required arguments.
+fn requires_arguments(tool: &::rmcp::model::Tool) -> bool {
+    tool.input_schema
+        .get("required")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|required| !required.is_empty())
 }

@@ -11,6 +11,7 @@ use ::rmcp::model::{
 
 use super::peer::PeerElicitError;
 use super::state::StateError;
+use super::unavailable::Unavailable;
 use crate::error::{ElicitError, SchemaError};
 use crate::protocol::url_mode::UrlRequestError;
 use crate::version::ProtocolVersion;
@@ -79,6 +80,11 @@ pub enum Interrupt {
     },
     /// The call took more rounds than the cap allows.
     TooManyRounds(u32),
+    /// The client cannot show a question that may be answered from the tool's arguments
+    /// ([`FormQuestion::or_arguments`](super::FormQuestion::or_arguments)), and they hold no
+    /// answer. The tool's result is a tool error, on every version, saying what the tool needs
+    /// and in which argument.
+    Unavailable(Box<Unavailable>),
     /// A question was awaited outside [`Ask::run`](super::Ask::run): on 2026-07-28 nothing
     /// would turn its wait for an answer into the round that asks for it, so it is refused on
     /// every version. Nothing was sent.
@@ -118,6 +124,7 @@ impl fmt::Display for Interrupt {
                 f,
                 "the call still had unanswered questions after {cap} rounds"
             ),
+            Interrupt::Unavailable(u) => u.fmt(f),
             Interrupt::OutsideRun => f.write_str(
                 "a question was asked outside `ask.run`: write the tool's body as `ask.run(async { .. }).await`",
             ),
@@ -181,6 +188,13 @@ impl Interrupt {
                 Err(ErrorData::missing_required_client_capability(required))
             }
             Interrupt::State(_) => Err(ErrorData::invalid_params(STATE_REFUSED, None)),
+            Interrupt::Unavailable(u) => {
+                let mut result = CallToolResult::error(vec![ContentBlock::text(u.to_string())]);
+                if u.structured {
+                    result.structured_content = Some(u.structured_content());
+                }
+                Ok(result.into())
+            }
             Interrupt::Error(e) => Err(e),
             e @ (Interrupt::InputRequired
             | Interrupt::OutsideRun

@@ -92,11 +92,14 @@ mod state;
 #[cfg(feature = "test-util")]
 #[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
 pub mod test_util;
+mod trace;
+mod unavailable;
 
-pub use ask::{Ask, DEFAULT_MAX_ROUNDS};
+pub use ask::{Ask, DEFAULT_KEEP_ALIVE, DEFAULT_MAX_ROUNDS};
 pub use asked::{Asked, ElicitMode, Interrupt};
 pub use convert::Unrepresentable;
 pub use peer::{ElicitOptions, ElicitPeerExt, PeerElicitError, negotiated_version};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use rounds::Round;
 pub use state::{DEFAULT_TTL, StateError, StateKey, StateKeyError};
+pub use unavailable::{Unavailable, input_schema};

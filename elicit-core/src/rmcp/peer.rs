@@ -215,10 +215,10 @@ impl ElicitPeerExt for Peer<RoleServer> {
             Ok(version) => version,
             Err(e) => {
                 return Retried {
-                    attempts: vec![retry::Attempt {
-                        message: base,
-                        outcome: retry::AttemptOutcome::Failed(e.to_string()),
-                    }],
+                    attempts: vec![retry::Attempt::new(
+                        base,
+                        retry::AttemptOutcome::Failed(e.to_string()),
+                    )],
                     result: Err(e),
                 };
             }

@@ -48,12 +48,18 @@ impl Ask {
     /// Asks a yes/no question under `key`: the [`Confirm`](crate::Confirm) form with
     /// `message`. Await it, then ask the answer
     /// [`is_confirmed`](crate::ElicitResult::is_confirmed).
+    ///
+    /// A confirmation comes from a person: with [`or_arguments`](FormQuestion::or_arguments),
+    /// a client that cannot show it stops the call with [`Interrupt::Unavailable`], and the
+    /// arguments neither answer nor pre-fill it.
     pub fn confirm(
         &self,
         key: impl Into<String>,
         message: impl Into<String>,
     ) -> FormQuestion<'_, crate::Confirm> {
-        FormQuestion::new(self, key.into()).message(message)
+        let mut question = FormQuestion::new(self, key.into()).message(message);
+        question.core.person_only = true;
+        question
     }
 
     /// Asks for the form of a schema built or received at run time, under `key`. The answer is
@@ -125,6 +131,11 @@ pub struct Core<'a> {
     message: Option<String>,
     policy: RetryPolicy,
     timeout: Option<Duration>,
+    keep_alive: Option<Duration>,
+    /// Opted into answers and pre-filling from the call's arguments.
+    pub(super) arguments: bool,
+    /// Answered by a person only (a confirmation): never from the arguments.
+    pub(super) person_only: bool,
 }
 
 impl<'a> Core<'a> {
@@ -136,7 +147,18 @@ impl<'a> Core<'a> {
             message,
             policy,
             timeout: None,
+            keep_alive: None,
+            arguments: false,
+            person_only: false,
         }
+    }
+
+    /// The object under the key in the call's arguments, to pre-fill the form with.
+    fn prefill(&self) -> Option<&serde_json::Map<String, Value>> {
+        if !self.arguments || self.person_only {
+            return None;
+        }
+        self.ask.argument(&self.key)?.as_object()
     }
 }
 
@@ -158,6 +180,13 @@ pub trait Asking: Sync {
     fn timeout(&self) -> Option<Duration> {
         self.core().timeout
     }
+    fn keep_alive(&self) -> Option<Duration> {
+        self.core().keep_alive
+    }
+    /// The form's name in traces: its type, `runtime` or `url`.
+    fn trace_name(&self) -> Cow<'static, str> {
+        self.kind()
+    }
     /// The request for `version`, shown with `message`. After a refused answer, `keep` holds its
     /// content and why it was refused, so a form can start from what was right.
     fn params(
@@ -177,17 +206,20 @@ pub trait Asking: Sync {
 pub type Kept<'a> = (&'a serde_json::Map<String, Value>, &'a ElicitError);
 
 /// `schema`, with what was right in a refused answer kept as defaults where the version sends
-/// defaults (2025-11-25 and later).
+/// defaults (2025-11-25 and later); or else, pre-filled from the call's arguments, each value
+/// that passes its field's rules a default (the version's schema keeps those it allows).
 fn keeping(
     schema: &RequestedSchema,
     version: ProtocolVersion,
     keep: Option<Kept<'_>>,
+    prefill: Option<&serde_json::Map<String, Value>>,
 ) -> Option<RequestedSchema> {
-    match keep {
-        Some((content, error)) if version >= ProtocolVersion::V2025_11_25 => {
+    match (keep, prefill) {
+        (Some((content, error)), _) if version >= ProtocolVersion::V2025_11_25 => {
             Some(schema.prefilled(content, error))
         }
-        _ => None,
+        (Some(_), _) | (None, None) => None,
+        (None, Some(content)) => Some(schema.prefilled(content, &ElicitError::new(Vec::new()))),
     }
 }
 
@@ -204,6 +236,13 @@ impl Params {
         match self {
             Params::Form(_) => ElicitMode::Form,
             Params::Url(_) => ElicitMode::Url,
+        }
+    }
+
+    pub(crate) fn message(&self) -> &str {
+        match self {
+            Params::Form(form) => form.message(),
+            Params::Url(url) => url.message(),
         }
     }
 
@@ -302,6 +341,30 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
         self.core.timeout = Some(timeout);
         self
     }
+
+    /// Takes the answer from the call's arguments when the client cannot show the question.
+    ///
+    /// - **The client cannot show it** (no elicitation capability, or not form mode): an object
+    ///   under the question's key in the arguments is the answer, checked by the form's rules
+    ///   as accepted content is. Without one, the call ends with [`Interrupt::Unavailable`]: a
+    ///   tool error, on every version, that lists the fields and names the argument, so the
+    ///   model can ask the person in the conversation and call again.
+    /// - **The client can show it**: that object pre-fills the form. Each value that passes its
+    ///   field's rules becomes the field's `default`, where the version allows one
+    ///   (2025-06-18: booleans only). The person's answer is what counts.
+    ///
+    /// The answer's [`Attempt`](crate::retry::Attempt) says it came from the arguments.
+    pub fn or_arguments(mut self) -> Self {
+        self.core.arguments = true;
+        self
+    }
+
+    /// Sends progress every `interval` while a live request waits (see
+    /// [`Ask::with_keep_alive`]).
+    pub fn keep_alive(mut self, interval: Duration) -> Self {
+        self.core.keep_alive = Some(interval);
+        self
+    }
 }
 
 impl<T: Elicit> Asking for FormQuestion<'_, T> {
@@ -328,7 +391,7 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
         keep: Option<Kept<'_>>,
     ) -> Result<Params, Interrupt> {
         let own = self.sent.unwrap_or_else(|| T::requested_schema());
-        let form = match (keeping(own, version, keep), self.sent) {
+        let form = match (keeping(own, version, keep, self.core.prefill()), self.sent) {
             (Some(kept), _) => FormRequest::owned(message, kept).with_version(version),
             (None, Some(schema)) => {
                 FormRequest::owned(message, schema.clone()).with_version(version)
@@ -393,6 +456,20 @@ impl<'a> SchemaQuestion<'a> {
         self.core.timeout = Some(timeout);
         self
     }
+
+    /// Takes the answer from the call's arguments when the client cannot show the question,
+    /// and pre-fills it from them when it can (see [`FormQuestion::or_arguments`]).
+    pub fn or_arguments(mut self) -> Self {
+        self.core.arguments = true;
+        self
+    }
+
+    /// Sends progress every `interval` while a live request waits (see
+    /// [`Ask::with_keep_alive`]).
+    pub fn keep_alive(mut self, interval: Duration) -> Self {
+        self.core.keep_alive = Some(interval);
+        self
+    }
 }
 
 impl Asking for SchemaQuestion<'_> {
@@ -402,6 +479,10 @@ impl Asking for SchemaQuestion<'_> {
 
     fn kind(&self) -> Cow<'static, str> {
         Cow::Borrowed("a form of a run-time schema")
+    }
+
+    fn trace_name(&self) -> Cow<'static, str> {
+        Cow::Borrowed("runtime")
     }
 
     fn schema(&self) -> Option<&RequestedSchema> {
@@ -414,7 +495,8 @@ impl Asking for SchemaQuestion<'_> {
         message: &str,
         keep: Option<Kept<'_>>,
     ) -> Result<Params, Interrupt> {
-        let schema = keeping(self.schema, version, keep).unwrap_or_else(|| self.schema.clone());
+        let schema = keeping(self.schema, version, keep, self.core.prefill())
+            .unwrap_or_else(|| self.schema.clone());
         FormRequest::owned(message, schema)
             .with_version(version)
             .map(Params::Form)
@@ -466,6 +548,13 @@ impl<'a> UrlQuestion<'a> {
         self.core.timeout = Some(timeout);
         self
     }
+
+    /// Sends progress every `interval` while a live request waits (see
+    /// [`Ask::with_keep_alive`]).
+    pub fn keep_alive(mut self, interval: Duration) -> Self {
+        self.core.keep_alive = Some(interval);
+        self
+    }
 }
 
 impl Asking for UrlQuestion<'_> {
@@ -475,6 +564,10 @@ impl Asking for UrlQuestion<'_> {
 
     fn kind(&self) -> Cow<'static, str> {
         Cow::Borrowed("a URL-mode question")
+    }
+
+    fn trace_name(&self) -> Cow<'static, str> {
+        Cow::Borrowed("url")
     }
 
     fn params(

@@ -85,7 +85,8 @@ impl Ask {
             round += 1;
             let mut answers = Map::new();
             for (key, params) in asked {
-                match self.send(&params, None).await {
+                let awaited = params.message().to_owned();
+                match self.send(&params, None, self.keep_alive, &awaited).await {
                     Ok(reply) => {
                         answers.insert(key, reply);
                     }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ::rmcp::model::{JsonObject, RequestStateCodec, RequestStateError, SealOptions};
 use serde::{Deserialize, Serialize};
@@ -295,6 +295,10 @@ pub(crate) struct Carried {
     pub round: u32,
     /// Every question asked so far, by key.
     pub keys: BTreeMap<String, Answers>,
+    /// When the state was sealed, in milliseconds since the Unix epoch: the retry's answers
+    /// took from then to their arrival.
+    #[serde(default)]
+    pub sealed_ms: u64,
 }
 
 impl Carried {
@@ -309,31 +313,62 @@ impl Carried {
 
     /// The replies so far to the question under `key`, registered as `kind` if it is new; or,
     /// when the key was asked as something else, what that was.
-    pub fn register(&mut self, key: &str, kind: &str) -> Result<&[Value], &str> {
+    pub fn register(&mut self, key: &str, kind: &str) -> Result<&Answers, &str> {
         let answers = self.keys.entry(key.to_owned()).or_insert_with(|| Answers {
             kind: kind.to_owned(),
             replies: Vec::new(),
+            took_ms: Vec::new(),
         });
         if answers.kind == kind {
-            Ok(&answers.replies)
+            Ok(answers)
         } else {
             Err(&answers.kind)
         }
     }
 
-    /// Adds a reply to the question under `key`, which was registered.
-    pub fn push_reply(&mut self, key: &str, reply: Value) {
+    /// Adds a reply to the question under `key`, which was registered, and how long it took.
+    pub fn push_reply(&mut self, key: &str, reply: Value, took: Option<Duration>) {
         if let Some(answers) = self.keys.get_mut(key) {
-            answers.replies.push(reply);
+            answers.push(reply, took);
         }
     }
 }
 
-/// One question: what it was asked as, and every reply to it so far, oldest first.
+/// Now, in milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> u64 {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// One question: what it was asked as, and every reply to it so far, oldest first, with how
+/// long each took where that is known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Answers {
     pub kind: String,
     pub replies: Vec<Value>,
+    #[serde(default)]
+    pub took_ms: Vec<Option<u64>>,
+}
+
+impl Answers {
+    pub fn push(&mut self, reply: Value, took: Option<Duration>) {
+        // Older states carry no times: keep the two lists the same length.
+        self.took_ms.resize(self.replies.len(), None);
+        self.replies.push(reply);
+        self.took_ms
+            .push(took.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)));
+    }
+
+    /// How long the `index`-th reply took.
+    pub fn took(&self, index: usize) -> Option<Duration> {
+        self.took_ms
+            .get(index)
+            .copied()
+            .flatten()
+            .map(Duration::from_millis)
+    }
 }
 
 #[cfg(test)]
@@ -378,6 +413,7 @@ mod tests {
             Answers {
                 kind: "K".into(),
                 replies: vec![serde_json::json!({"action": "cancel"})],
+                took_ms: vec![Some(40)],
             },
         );
         let sealed = key.seal(&carried, &binding);

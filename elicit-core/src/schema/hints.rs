@@ -133,7 +133,7 @@ pub(crate) fn without_hint(p: &Property) -> Option<String> {
 }
 
 /// The bounds of `p` in words, if it has any a person needs to know.
-fn bound_hint(p: &Property) -> Option<String> {
+pub(crate) fn bound_hint(p: &Property) -> Option<String> {
     match &p.kind {
         Kind::String(r) => span(r.min_length.filter(|&n| n > 0), r.max_length, |lo, hi| {
             let unit = |n: u64| if n == 1 { "character" } else { "characters" };

@@ -11,7 +11,8 @@
 //! - `book_table`: asks for a `Booking` and returns the typed `ElicitResult<Booking>` written
 //!   back as JSON (`{"action":"accept","content":{..}}`, `{"action":"decline"}` or
 //!   `{"action":"cancel"}`). Content that breaks the schema gives a tool error naming every
-//!   offending property.
+//!   offending property. Its optional `booking` argument pre-fills the form, and answers it
+//!   when the client cannot show forms.
 //! - `book_table_patiently`: the same, through the retry policy (once more after a cancel, again
 //!   with the violations after invalid content). Returns the result and every attempt.
 //! - `connect_account`: URL mode: sends the user to a page, and returns what they said.
@@ -68,7 +69,7 @@ struct TableChoice {
 const ACCOUNT_PAGE: &str = "https://accounts.example.com/connect?client=chez-ferris";
 
 #[derive(Clone)]
-struct Restaurant;
+pub struct Restaurant;
 
 fn tool(name: &'static str, description: &'static str) -> Tool {
     tool_taking(name, description, serde_json::json!({}))
@@ -101,8 +102,9 @@ fn wire(answer: &impl Serialize) -> Result<CallToolResult, Interrupt> {
     })
 }
 
+/// Asks for a booking; a client that cannot show forms may pass it as the `booking` argument.
 async fn book_table(ask: &Ask) -> Asked<CallToolResult> {
-    ask.run(async { wire(&ask.form::<Booking>("booking").await?) })
+    ask.run(async { wire(&ask.form::<Booking>("booking").or_arguments().await?) })
         .await
 }
 
@@ -180,9 +182,11 @@ impl ServerHandler for Restaurant {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(vec![
-            tool(
+            Tool::new(
                 "book_table",
-                "Book a table; asks the user for the booking details.",
+                "Book a table; asks the user for the booking details (or takes them as the \
+                 `booking` argument when the client cannot show forms).",
+                elicit_core::rmcp::input_schema([("booking", Booking::requested_schema())]),
             ),
             tool(
                 "book_table_patiently",

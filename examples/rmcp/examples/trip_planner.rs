@@ -3,7 +3,18 @@
 //!
 //! Run with `cargo run -p elicit-rmcp-examples --example trip_planner` and connect any MCP client.
 //!
-//! Tool `plan_trip` (no arguments):
+//! Tool `plan_trip` takes two optional arguments, `trip` and `extras`, each an object of that
+//! form's fields (its `inputSchema` lists both, with nothing required). It reads them as raw
+//! arguments, not through a `Parameters` type, so an invalid `trip` gets the form's own error.
+//! - When the client can show forms, a `trip` argument pre-fills the `trip` form (as defaults,
+//!   on 2025-11-25 and 2026-07-28), and the user's answer is what counts.
+//! - When it cannot, the arguments are the answers: with none, the result is a tool error
+//!   naming the fields the tool needs (`structuredContent`
+//!   `{"elicitationUnavailable": {"key", "message", "requestedSchema"}}`); a valid `trip` of 7
+//!   nights or more without `extras` asks the same for `extras`; an invalid `trip` is a tool
+//!   error naming each offending property.
+//!
+//! It:
 //! - asks for a `Trip` (`city`, 1 to 40 characters; `nights`, 1 to 30);
 //! - when the trip is accepted with 7 nights or more, asks for `Extras` (`rental_car`, a
 //!   boolean; `budget`, one of `Low`, `Medium`, `High`);
@@ -17,6 +28,8 @@
 //!
 //! The sealing key is `TRIP_PLANNER_KEY` (32 bytes or more) when set, so that processes started
 //! with the same key finish each other's calls; otherwise it is random for each process.
+//! `TRIP_PLANNER_KEEP_ALIVE_MS`, when set, is how often (in milliseconds) a live request that
+//! waits for the person sends progress; otherwise every 15 seconds.
 //!
 //! Nothing but MCP goes to stdout; diagnostics go to stderr.
 
@@ -60,13 +73,23 @@ pub struct TripPlanner;
 #[tool_router]
 impl TripPlanner {
     /// Plans a trip: asks where and for how long, then, for a week or more, about extras.
-    #[tool(description = "Plan a trip; asks the user where, for how long, and about extras.")]
+    #[tool(
+        description = "Plan a trip; asks the user where, for how long, and about extras.",
+        input_schema = elicit_core::rmcp::input_schema([
+            ("trip", Trip::requested_schema()),
+            ("extras", Extras::requested_schema()),
+        ])
+    )]
     async fn plan_trip(&self, ask: Ask) -> Asked<CallToolResult> {
+        let ask = match keep_alive() {
+            Some(interval) => ask.with_keep_alive(interval),
+            None => ask,
+        };
         ask.run(async {
-            let trip = ask.form::<Trip>("trip").await?;
+            let trip = ask.form::<Trip>("trip").or_arguments().await?;
             let extras = match &trip {
                 ElicitResult::Accept(trip) if trip.nights >= 7 => {
-                    Some(ask.form::<Extras>("extras").await?)
+                    Some(ask.form::<Extras>("extras").or_arguments().await?)
                 }
                 _ => None,
             };
@@ -85,6 +108,16 @@ impl TripPlanner {
     instructions = "Plans trips; asks the user for the details."
 )]
 impl rmcp::ServerHandler for TripPlanner {}
+
+/// `TRIP_PLANNER_KEEP_ALIVE_MS`, when it is set to a number of milliseconds.
+fn keep_alive() -> Option<std::time::Duration> {
+    let millis = std::env::var("TRIP_PLANNER_KEEP_ALIVE_MS").ok()?;
+    millis
+        .trim()
+        .parse()
+        .ok()
+        .map(std::time::Duration::from_millis)
+}
 
 /// Installs `TRIP_PLANNER_KEY` as the sealing key, when it is set.
 fn install_key() -> Result<(), String> {

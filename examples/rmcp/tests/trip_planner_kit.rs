@@ -6,7 +6,7 @@
 mod trip_planner;
 
 use elicit_core::ProtocolVersion;
-use elicit_core::rmcp::test_util::{Answer, ScriptedClient, TestError};
+use elicit_core::rmcp::test_util::{Answer, ScriptedClient};
 use serde_json::json;
 use trip_planner::TripPlanner;
 
@@ -93,27 +93,89 @@ async fn invalid_content_is_a_tool_error_and_decline_is_an_answer() {
     }
 }
 
+/// What `plan_trip` answers a client that cannot show forms, for each set of arguments.
 #[tokio::test]
-async fn a_client_without_forms_is_told_so_on_every_version() {
+async fn a_client_without_forms_answers_through_the_arguments() {
+    let short = json!({"city": "Lisbon", "nights": 3});
+    let long = json!({"city": "Kyoto", "nights": 9});
+    let extras = json!({"rental_car": false, "budget": "Low"});
+    let accept = |content: &serde_json::Value| json!({"action": "accept", "content": content});
     for version in ProtocolVersion::ALL {
         let client = ScriptedClient::new(version).without_elicitation();
-        let outcome = client.call_tool(TripPlanner, "plan_trip", json!({})).await;
-        if version.has_input_requests() {
-            let Err(TestError::Server(e)) = outcome else {
-                panic!("{outcome:?}")
-            };
-            assert_eq!(
-                e.code,
-                rmcp::model::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
-            );
-        } else {
-            let outcome = outcome.unwrap();
+        let call = |arguments| client.call_tool(TripPlanner, "plan_trip", arguments);
+        let unavailable = |outcome: &elicit_core::rmcp::test_util::Outcome| {
             assert!(outcome.is_error(), "{version}");
-            assert!(
-                outcome.text().contains("does not support"),
-                "{}",
-                outcome.text()
-            );
+            let content = outcome
+                .result
+                .structured_content
+                .as_ref()
+                .expect("structured");
+            content["elicitationUnavailable"]["key"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+
+        assert_eq!(
+            unavailable(&call(json!({})).await.unwrap()),
+            "trip",
+            "{version}"
+        );
+        let plan = call(json!({"trip": short})).await.unwrap();
+        assert_eq!(
+            plan.json(),
+            Some(json!({"trip": accept(&short), "extras": null})),
+            "{version}"
+        );
+        let outcome = call(json!({"trip": long})).await.unwrap();
+        assert_eq!(unavailable(&outcome), "extras", "{version}");
+        let plan = call(json!({"trip": long, "extras": extras})).await.unwrap();
+        assert_eq!(
+            plan.json(),
+            Some(json!({"trip": accept(&long), "extras": accept(&extras)})),
+            "{version}"
+        );
+        let outcome = call(json!({"trip": {"city": "", "nights": 31}}))
+            .await
+            .unwrap();
+        assert!(outcome.is_error(), "{version}");
+        assert!(
+            outcome
+                .text()
+                .contains("`city` must be at least 1 character long")
+        );
+        assert!(outcome.text().contains("`nights` must be at most 30"));
+    }
+}
+
+/// With forms, a `trip` argument pre-fills the form where the version sends defaults, and the
+/// person's answer is returned.
+#[tokio::test]
+async fn a_trip_argument_pre_fills_the_form() {
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version)
+            .answer(Answer::accept(json!({"city": "Lisbon", "nights": 3})));
+        let outcome = client
+            .call_tool(
+                TripPlanner,
+                "plan_trip",
+                json!({"trip": {"city": "Oslo", "nights": 5}}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            outcome.json().unwrap()["trip"]["content"],
+            json!({"city": "Lisbon", "nights": 3})
+        );
+        let schema = outcome.asked[0].requested_schema.as_ref().unwrap();
+        let defaults = (
+            schema["properties"]["city"].get("default").cloned(),
+            schema["properties"]["nights"].get("default").cloned(),
+        );
+        if version >= ProtocolVersion::V2025_11_25 {
+            assert_eq!(defaults, (Some(json!("Oslo")), Some(json!(5))), "{version}");
+        } else {
+            assert_eq!(defaults, (None, None), "{version}");
         }
     }
 }

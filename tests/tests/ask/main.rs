@@ -1,6 +1,7 @@
 //! `Ask`: one tool body on every protocol version, driven by the test kit
 //! (`elicit_core::rmcp::test_util`), a real rmcp client in the same process.
 
+mod fallback;
 mod flows;
 mod kit;
 mod misuse;
@@ -9,3 +10,4 @@ mod runtime;
 mod server;
 mod state;
 mod tool_macro;
+mod traces;

@@ -66,6 +66,10 @@ pub struct Server {
     pub max_rounds: u32,
     /// The `Ask`'s retry policy for every question, if any.
     pub retry: Option<RetryPolicy>,
+    /// The `Ask`'s keep-alive interval, if not the default.
+    pub keep_alive: Option<std::time::Duration>,
+    /// Whether the tools say they declare an `outputSchema`.
+    pub output_schema: bool,
     /// How often the `effects` tool ran the code before its questions, and after them.
     pub effects: Arc<Mutex<(usize, usize)>>,
 }
@@ -76,6 +80,8 @@ impl Server {
             key: StateKey::random().unwrap(),
             max_rounds: elicit_core::rmcp::DEFAULT_MAX_ROUNDS,
             retry: None,
+            keep_alive: None,
+            output_schema: false,
             effects: Arc::default(),
         }
     }
@@ -229,6 +235,43 @@ async fn sized(ask: &Ask) -> Asked<CallToolResult> {
     .await
 }
 
+/// `plan` with both questions answered from the arguments when the client cannot show them,
+/// and pre-filled from them when it can; with each question's attempts.
+async fn plan_args(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let trip = ask.form::<Trip>("trip").or_arguments().await?;
+        let extras = match &trip {
+            ElicitResult::Accept(trip) if trip.nights >= 7 => {
+                Some(ask.form::<Extras>("extras").or_arguments().await?)
+            }
+            _ => None,
+        };
+        let attempts = |key| {
+            let attempts: Vec<Value> = ask
+                .attempts(key)
+                .iter()
+                .map(|a| json!({"source": format!("{:?}", a.source), "took_ms": a.took.map(|t| t.as_millis() as u64)}))
+                .collect();
+            attempts
+        };
+        Ok(json_result(json!({
+            "trip": trip,
+            "extras": extras,
+            "attempts": {"trip": attempts("trip"), "extras": attempts("extras")},
+        })))
+    })
+    .await
+}
+
+/// A confirmation that opts into the arguments: it still comes from a person only.
+async fn confirm_args(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let sure = ask.confirm("sure", "Are you sure?").or_arguments().await?;
+        Ok(json_result(json!(sure.is_confirmed())))
+    })
+    .await
+}
+
 /// A body awaited without `ask.run`.
 async fn outside_run(ask: &Ask) -> Result<CallToolResponse, ErrorData> {
     let body = async {
@@ -276,8 +319,14 @@ impl ServerHandler for Server {
         if let Some(policy) = self.retry {
             ask = ask.with_retry(policy);
         }
+        if let Some(interval) = self.keep_alive {
+            ask = ask.with_keep_alive(interval);
+        }
+        ask = ask.with_output_schema(self.output_schema);
         match request.name.as_ref() {
             "outside_run" => outside_run(&ask).await,
+            "plan_args" => plan_args(&ask).await.into_response(),
+            "confirm_args" => confirm_args(&ask).await.into_response(),
             "confirm_twice" => confirm_twice(&ask).await.into_response(),
             "bad_choices" => bad_choices(&ask).await.into_response(),
             "plan" | "plan_too" => plan(&ask).await.into_response(),

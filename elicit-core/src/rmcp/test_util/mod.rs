@@ -93,11 +93,14 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use ::rmcp::ServiceExt;
+use std::time::Duration;
+
 use ::rmcp::model::{
-    self as m, CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig,
-    ElicitationCapability, FormElicitationCapability, Implementation, InputRequest,
-    InputRequiredResult, UrlElicitationCapability,
+    self as m, CallToolRequest, CallToolRequestParams, CallToolResponse, ClientCapabilities,
+    ClientConfig, ClientRequest, ElicitationCapability, FormElicitationCapability, Implementation,
+    InputRequest, InputRequiredResult, ServerResult, UrlElicitationCapability,
 };
+use ::rmcp::service::PeerRequestOptions;
 use ::rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService, ServiceError,
 };
@@ -126,6 +129,7 @@ pub struct ScriptedClient {
     capabilities: ClientCapabilities,
     script: Script,
     max_rounds: u32,
+    timeout: Option<Duration>,
 }
 
 impl ScriptedClient {
@@ -143,6 +147,7 @@ impl ScriptedClient {
                 .build(),
             script: Arc::default(),
             max_rounds: DEFAULT_MAX_ROUNDS,
+            timeout: None,
         }
     }
 
@@ -179,6 +184,16 @@ impl ScriptedClient {
     #[must_use]
     pub fn with_max_rounds(mut self, rounds: u32) -> Self {
         self.max_rounds = rounds;
+        self
+    }
+
+    /// Gives up on a `tools/call` with no response after `timeout`, the timer reset by each
+    /// progress notification of the call, as the TypeScript client does with
+    /// `resetTimeoutOnProgress`. Past it the call fails with [`TestError::Timeout`]. Without
+    /// it, the client waits as long as the server takes.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
         self
     }
 
@@ -362,6 +377,7 @@ impl ScriptedClient {
             running,
             log,
             version: self.version,
+            timeout: self.timeout,
             server_task,
         })
     }
@@ -372,13 +388,35 @@ struct Session {
     running: RunningService<RoleClient, Scripted>,
     log: Arc<Log>,
     version: ProtocolVersion,
+    timeout: Option<Duration>,
     server_task: tokio::task::JoinHandle<()>,
 }
 
 impl Session {
     /// Sends one `tools/call`, ending at once if the call fails on the client's side.
     async fn send(&self, params: CallToolRequestParams) -> Result<CallToolResponse, TestError> {
-        self.race(self.running.call_tool_once(params)).await
+        let Some(timeout) = self.timeout else {
+            return self.race(self.running.call_tool_once(params)).await;
+        };
+        let mut options = PeerRequestOptions::no_options();
+        options.timeout = Some(timeout);
+        options.reset_timeout_on_progress = true;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        self.race(async {
+            let handle = self
+                .running
+                .peer()
+                .send_request_with_option(request, options)
+                .await?;
+            match handle.await_response().await? {
+                ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
+                ServerResult::InputRequiredResult(result) => {
+                    Ok(CallToolResponse::InputRequired(result))
+                }
+                _ => Err(ServiceError::UnexpectedResponse),
+            }
+        })
+        .await
     }
 
     async fn race<T>(
@@ -434,6 +472,7 @@ fn from_service(error: ServiceError) -> TestError {
         ServiceError::InputRequiredRoundsExceeded { max_rounds } => {
             TestError::TooManyRounds(u32::try_from(max_rounds).unwrap_or(u32::MAX))
         }
+        ServiceError::Timeout { timeout } => TestError::Timeout(timeout),
         ServiceError::UnexpectedResponse => {
             TestError::Unexpected("a response of another type".to_owned())
         }

@@ -130,6 +130,9 @@ pub enum TestError {
         /// The version the server agreed to, if any.
         agreed: Option<String>,
     },
+    /// No response came within the client's timeout
+    /// ([`with_timeout`](super::ScriptedClient::with_timeout)), progress included.
+    Timeout(std::time::Duration),
     /// The server kept answering `input_required` past the client's round cap.
     TooManyRounds(u32),
     /// The server sent a reply no client can use: an input request of another kind, or a
@@ -172,6 +175,12 @@ impl fmt::Display for TestError {
                 "the client asked for protocol {asked} and the server agreed to {}",
                 agreed.as_deref().unwrap_or("none")
             ),
+            TestError::Timeout(after) => {
+                write!(
+                    f,
+                    "the call timed out: no response or progress for {after:?}"
+                )
+            }
             TestError::TooManyRounds(cap) => {
                 write!(f, "the call was still asking for input after {cap} rounds")
             }

@@ -1,0 +1,161 @@
+//! When a client cannot show a question that may be answered from the tool's arguments, and
+//! the arguments hold no answer: what the tool needs, said so that the model can ask the person
+//! in the conversation and call again.
+
+use serde_json::{Value, json};
+
+use crate::schema::format::Format;
+use crate::schema::hints::bound_hint;
+use crate::schema::{Kind, Property, RequestedSchema};
+
+/// A question the client cannot show, with no answer in the arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unavailable {
+    /// The question's key: the argument that answers it.
+    pub key: String,
+    /// The question's message.
+    pub message: String,
+    /// Its `requestedSchema`, written for the request's version.
+    pub requested_schema: Value,
+    /// The fields, in words.
+    pub(super) fields: Vec<String>,
+    /// Whether the result carries `structuredContent` (the tool declares no `outputSchema`).
+    pub(super) structured: bool,
+}
+
+impl Unavailable {
+    pub(super) fn new(
+        key: &str,
+        message: &str,
+        schema: &RequestedSchema,
+        written: &RequestedSchema,
+        structured: bool,
+    ) -> Self {
+        Unavailable {
+            key: key.to_owned(),
+            message: message.to_owned(),
+            requested_schema: serde_json::to_value(written).unwrap_or(Value::Null),
+            fields: schema.properties().iter().map(field).collect(),
+            structured,
+        }
+    }
+
+    /// `{"elicitationUnavailable": {"key", "message", "requestedSchema"}}`.
+    #[must_use]
+    pub fn structured_content(&self) -> Value {
+        json!({"elicitationUnavailable": {
+            "key": self.key,
+            "message": self.message,
+            "requestedSchema": self.requested_schema,
+        }})
+    }
+}
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "The client cannot show forms, so this tool cannot ask the user: {}",
+            self.message
+        )?;
+        writeln!(f, "It needs these fields:")?;
+        for field in &self.fields {
+            writeln!(f, "- {field}")?;
+        }
+        write!(
+            f,
+            "Ask the user for them, then call the tool again with them as an object in the argument `{}`.",
+            self.key
+        )
+    }
+}
+
+/// One field in words: `city` (City): text, 1–40 characters, required.
+fn field(p: &Property) -> String {
+    let mut out = format!("`{}`", p.name);
+    if let Some(title) = &p.title {
+        out.push_str(&format!(" ({title})"));
+    }
+    out.push_str(": ");
+    out.push_str(&kind(&p.kind));
+    if let Some(hint) = bound_hint(p) {
+        // The kind already says "a whole number".
+        let hint = hint.strip_suffix(", a whole number").unwrap_or(&hint);
+        out.push_str(&format!(", {hint}"));
+    }
+    out.push_str(if p.required {
+        ", required"
+    } else {
+        ", optional"
+    });
+    if let Some(description) = p.description.as_deref().filter(|d| !d.is_empty()) {
+        out.push_str(&format!(". {description}"));
+    }
+    out
+}
+
+fn kind(kind: &Kind) -> String {
+    let choices = |choices: &[crate::schema::Choice]| {
+        choices
+            .iter()
+            .map(|c| match &c.title {
+                Some(title) if title != &c.value => format!("\"{}\" ({title})", c.value),
+                _ => format!("\"{}\"", c.value),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match kind {
+        Kind::String(r) => match r.format {
+            Some(Format::Email) => "an email address".into(),
+            Some(Format::Uri) => "a URL".into(),
+            Some(Format::Date) => "a date, YYYY-MM-DD".into(),
+            Some(Format::DateTime) => "a date and time, YYYY-MM-DDTHH:MM:SSZ".into(),
+            None => "text".into(),
+        },
+        Kind::Number(r) if r.integer => "a whole number".into(),
+        Kind::Number(_) => "a number".into(),
+        Kind::Boolean(_) => "true or false".into(),
+        Kind::Select(r) => format!("one of {}", choices(&r.choices)),
+        Kind::MultiSelect(r) => format!("a list of any of {}", choices(&r.choices)),
+    }
+}
+
+/// The `inputSchema` of a tool whose questions may be answered from its arguments
+/// ([`or_arguments`](super::FormQuestion::or_arguments)): one optional property per question,
+/// named by its key, holding that form's schema, so a model that cannot reach the person
+/// through a form knows what to pass.
+///
+/// ```
+/// use elicit_core::prelude::*;
+///
+/// /// Where would you like to go?
+/// #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+/// struct Trip {
+///     city: String,
+/// }
+///
+/// let schema = elicit_core::rmcp::input_schema([("trip", Trip::requested_schema())]);
+/// assert_eq!(schema["properties"]["trip"]["properties"]["city"]["type"], "string");
+/// assert!(schema.get("required").is_none());
+/// ```
+#[must_use]
+pub fn input_schema<'a>(
+    questions: impl IntoIterator<Item = (&'a str, &'a RequestedSchema)>,
+) -> serde_json::Map<String, Value> {
+    let properties: serde_json::Map<String, Value> = questions
+        .into_iter()
+        .map(|(key, schema)| {
+            let mut form = serde_json::to_value(schema).unwrap_or(Value::Null);
+            if let Value::Object(form) = &mut form {
+                // A property's schema, not a document of its own.
+                form.remove("$schema");
+            }
+            (key.to_owned(), form)
+        })
+        .collect();
+    let mut schema = serde_json::Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(properties));
+    schema
+}
