@@ -117,9 +117,10 @@ impl Ask {
         let version = self.version()?;
         let key = question.key();
         let kind = question.kind();
+        let fingerprint = question.fingerprint();
         let answers = self.carried(|carried| {
             carried
-                .register(key, &kind)
+                .register(key, &kind, &fingerprint)
                 .cloned()
                 .map_err(|first| Interrupt::KeyReused {
                     key: key.to_owned(),

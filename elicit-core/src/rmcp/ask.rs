@@ -162,6 +162,7 @@ impl Ask {
         request_state: Option<String>,
         key: StateKey,
     ) -> Self {
+        let binding = Binding::of(tool, arguments, key.principal_of(&context).as_deref());
         let version = match context.protocol_version() {
             None => Err(None),
             Some(version) => {
@@ -173,7 +174,7 @@ impl Ask {
             context,
             version,
             key,
-            binding: Binding::of(tool, arguments),
+            binding,
             responses: responses.unwrap_or_default(),
             request_state,
             max_rounds: DEFAULT_MAX_ROUNDS,
@@ -283,7 +284,9 @@ impl Ask {
             }
             carried.round += 1;
             carried.sealed_ms = now_ms();
-            Ok(self.key.seal(carried, &self.binding))
+            self.key
+                .seal(carried, &self.binding)
+                .map_err(Interrupt::State)
         })?;
         let required = InputRequired::new(pending).with_request_state(sealed);
         InputRequiredResult::try_from(&required)

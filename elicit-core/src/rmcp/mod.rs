@@ -88,6 +88,7 @@ mod convert;
 mod peer;
 mod question;
 mod rounds;
+mod seal;
 mod state;
 #[cfg(feature = "test-util")]
 #[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]

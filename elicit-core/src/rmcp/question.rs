@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::ask::Ask;
 use super::asked::{ElicitMode, Interrupt};
 use super::peer::PeerElicitError;
+use super::state::question_digest;
 use crate::elicit::Elicit;
 use crate::error::ElicitError;
 use crate::form::Form;
@@ -182,6 +183,20 @@ pub trait Asking: Sync {
     }
     fn keep_alive(&self) -> Option<Duration> {
         self.core().keep_alive
+    }
+    /// A digest of the question as the body asks it (kind, schema and base message, before
+    /// pre-filling or retry wording): an answer carried from an earlier round counts only for
+    /// the same question.
+    fn fingerprint(&self) -> String {
+        let schema = self
+            .schema()
+            .map(|s| serde_json::to_vec(s).unwrap_or_default());
+        let message = self.base_message();
+        question_digest(&[
+            self.kind().as_bytes(),
+            schema.as_deref().unwrap_or_default(),
+            message.as_bytes(),
+        ])
     }
     /// The form's name in traces: its type, `runtime` or `url`.
     fn trace_name(&self) -> Cow<'static, str> {
@@ -568,6 +583,15 @@ impl Asking for UrlQuestion<'_> {
 
     fn trace_name(&self) -> Cow<'static, str> {
         Cow::Borrowed("url")
+    }
+
+    fn fingerprint(&self) -> String {
+        let message = self.base_message();
+        question_digest(&[
+            self.kind().as_bytes(),
+            self.url.as_bytes(),
+            message.as_bytes(),
+        ])
     }
 
     fn params(

@@ -179,3 +179,43 @@ async fn a_trip_argument_pre_fills_the_form() {
         }
     }
 }
+
+/// Round 2's `requestState` carries round 1's answer sealed: nothing of it, or of the server's
+/// type names, is in the state or in any base64 reading of any part of it.
+#[tokio::test]
+async fn the_round_two_state_reveals_no_answer() {
+    use base64::Engine;
+    use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+
+    let city = "Quillacollo Verdemar";
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28)
+        .answer(Answer::accept(json!({"city": city, "nights": 9})))
+        .answer(Answer::accept(
+            json!({"rental_car": true, "budget": "Medium"}),
+        ));
+    let outcome = client
+        .call_tool(TripPlanner, "plan_trip", json!({}))
+        .await
+        .unwrap();
+    let state = &outcome.request_states[1];
+    let mut readings = vec![state.clone()];
+    for segment in state.split(['.', ':', '~']) {
+        for start in 0..4.min(segment.len()) {
+            for engine in [&URL_SAFE_NO_PAD, &STANDARD_NO_PAD] {
+                let tail = segment[start..].trim_end_matches('=');
+                if let Ok(bytes) = engine.decode(tail) {
+                    readings.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+    }
+    for reading in &readings {
+        for secret in ["Quillacollo", "Verdemar", "trip_planner", "Trip", "nights"] {
+            assert!(!reading.contains(secret), "{secret:?} in the state");
+        }
+    }
+    // The HMAC-signed state this replaces was 431 characters for this answer; a sealed one
+    // stays within 1.5 times that.
+    assert!(state.len() <= 646, "{} characters", state.len());
+    eprintln!("round-2 state: {} characters", state.len());
+}

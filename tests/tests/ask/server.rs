@@ -70,6 +70,8 @@ pub struct Server {
     pub keep_alive: Option<std::time::Duration>,
     /// Whether the tools say they declare an `outputSchema`.
     pub output_schema: bool,
+    /// The message of the `reworded` tool's trip form.
+    pub trip_message: String,
     /// How often the `effects` tool ran the code before its questions, and after them.
     pub effects: Arc<Mutex<(usize, usize)>>,
 }
@@ -82,6 +84,7 @@ impl Server {
             retry: None,
             keep_alive: None,
             output_schema: false,
+            trip_message: TRIP.to_owned(),
             effects: Arc::default(),
         }
     }
@@ -272,6 +275,21 @@ async fn confirm_args(ask: &Ask) -> Asked<CallToolResult> {
     .await
 }
 
+/// `plan`, with the trip form's message as this deployment of the server words it.
+async fn reworded(ask: &Ask, message: &str) -> Asked<CallToolResult> {
+    ask.run(async {
+        let trip = ask.form::<Trip>("trip").message(message).await?;
+        let extras = match &trip {
+            ElicitResult::Accept(trip) if trip.nights >= 7 => {
+                Some(ask.form::<Extras>("extras").await?)
+            }
+            _ => None,
+        };
+        Ok(json_result(json!({"trip": trip, "extras": extras})))
+    })
+    .await
+}
+
 /// A body awaited without `ask.run`.
 async fn outside_run(ask: &Ask) -> Result<CallToolResponse, ErrorData> {
     let body = async {
@@ -326,6 +344,7 @@ impl ServerHandler for Server {
         match request.name.as_ref() {
             "outside_run" => outside_run(&ask).await,
             "plan_args" => plan_args(&ask).await.into_response(),
+            "reworded" => reworded(&ask, &self.trip_message).await.into_response(),
             "confirm_args" => confirm_args(&ask).await.into_response(),
             "confirm_twice" => confirm_twice(&ask).await.into_response(),
             "bad_choices" => bad_choices(&ask).await.into_response(),

@@ -312,3 +312,61 @@ async fn a_default_state_key_and_custom_ttl() {
         elicit_core::rmcp::DEFAULT_TTL
     );
 }
+
+#[tokio::test]
+async fn an_answer_to_a_question_that_changed_is_dropped_and_asked_again() {
+    let before = Server::new();
+    let mut after = before.clone();
+    after.trip_message = "Where to? (now with a new wording)".to_owned();
+
+    // The retry answers the old question, and meets the new deployment: asked again.
+    let first = input_required(&before, params("reworded", None)).await;
+    let answer = json!({"trip": accepted(short_trip())});
+    let again = input_required(
+        &after,
+        retry(
+            params("reworded", None),
+            answer.clone(),
+            first.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(keys(&again), ["trip"]);
+    // The same deployment takes it.
+    let done = completed(
+        &before,
+        retry(
+            params("reworded", None),
+            answer,
+            first.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(done["trip"], accepted(short_trip()));
+
+    // An answer carried from an earlier round is dropped too.
+    let second = input_required(
+        &before,
+        retry(
+            params("reworded", None),
+            json!({"trip": accepted(long_trip())}),
+            first.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(keys(&second), ["extras"]);
+    let third = input_required(
+        &after,
+        retry(
+            params("reworded", None),
+            json!({"extras": accepted(extras())}),
+            second.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(
+        keys(&third),
+        ["trip"],
+        "the carried trip answered the old question"
+    );
+}
