@@ -16,13 +16,62 @@
 ///   at most `max_schema_bytes` of text, `max_properties` properties, `max_choices` choices per
 ///   select, and `pattern`s of at most `max_pattern_bytes`.
 ///
+/// The defaults: 1 MiB per reply, 64 KiB per string, 100 violations kept, 2^28 units of pattern
+/// work per reply; 1 MiB of schema text, 1,000 properties, 10,000 choices per select, patterns of
+/// 1,000 bytes. [`Limits::UNLIMITED`] lifts them all.
+///
 /// ```
-/// use elicit_core::Limits;
+/// use elicit_core::{ElicitResult, Limits, RequestedSchema};
 ///
 /// let limits = Limits::default().with_max_string_bytes(1024);
 /// assert_eq!(limits.max_reply_bytes(), 1 << 20);
 /// assert_eq!(limits.max_properties(), 1000);
+///
+/// let schema = RequestedSchema::from_json(r#"{"type":"object","properties":{"note":{"type":"string"}}}"#)?;
+/// let long = format!(r#"{{"action":"accept","content":{{"note":"{}"}}}}"#, "x".repeat(2000));
+/// assert!(schema.parse_reply_json_with(&long, &limits).is_err());
+/// assert!(schema.parse_reply_json(&long).is_ok());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Hostile input
+///
+/// Every case below has a test in the repository (`tests/tests/hostile.rs`, `tests/tests/costs.rs`,
+/// `tests/tests/rules/`); none panics, and every cost is linear in the input with a small
+/// constant.
+///
+/// | bad input | what you get |
+/// |---|---|
+/// | JSON nested 100,000 levels as the reply | error at the first `[`: "a reply must be a JSON object" |
+/// | nested 100,000 levels inside content | the property's type error, or serde_json's "recursion limit exceeded" (128 levels) where the value is read |
+/// | nested 100,000 levels where a value is skipped (decline content, `_meta`, an unknown key on the typed path) | skipped without recursion |
+/// | a 10 MB string | `ReplyTooLarge` (default limit 1 MiB); with a larger reply limit, `TooLong` (default 64 KiB per string); the error never echoes more than 64 characters |
+/// | 100,000 unknown keys | `ReplyTooLarge` by default; with no limits, ignored (typed) or kept (runtime), linear time; on a `deny_unknown_fields` form, one `UnknownProperty` each, up to the cap |
+/// | `1e400`, `-1e400` | JSON error "number out of range" |
+/// | `18446744073709551616`, `-9223372036854775809` for any integer width | `Maximum` / `Minimum` violation |
+/// | `-0` for an integer | accepted as 0 |
+/// | `0.5`, `0.9999999999999999` for an integer | `Type { expected: "integer" }` (read correctly rounded, never as 1) |
+/// | `"\ud800"` (a lone surrogate), a raw control character in a string | JSON error |
+/// | invalid UTF-8 bytes (`from_slice`) | JSON error "invalid UTF-8" |
+/// | a duplicate key | `DuplicateKey`, on the typed and runtime paths alike |
+/// | `"Red"` for the choice `"red"`, `""` where `minLength` is 1 | `NotAChoice`, `MinLength(1)` |
+/// | truncated JSON, an empty body, an array, a bare string, `null` | JSON error saying what was wrong |
+/// | a reply that breaks 262,000 rules (1 MiB of bad items) | the first 100 violations and `Rule::More(n)`: "and n more violations" (`Limits::with_max_violations`) |
+/// | 15 strings of 60 KB against a pattern whose search is slow (`(a\|aa){1,200}b`) | each search is charged its length times the compiled pattern's size against 2^28 per reply; past it, `Rule::PatternBudget`: refused unchecked, never accepted unchecked |
+/// | a pattern of 10 KB, or one that compiles large (`a{1000}{1000}`) | schema refused: patterns of at most 1,000 bytes, 256 KiB once compiled |
+/// | a schema of 20,000 properties (`from_json`) | refused over 1,000 properties; without limits, read in linear time |
+/// | `required` listing 30,000 properties | linear time, without limits |
+/// | a default on each of 30,000 properties | each default checked against its own property only |
+/// | a multi-select default of 10,000 items over 10,000 choices | choices looked up in a hash map built once per schema |
+/// | 10,000 property names alike (`p0000000…`) and as many unknown keys alike | keys looked up in std's `HashMap`, whose hasher is seeded per process |
+/// | a multi-select answer of 30,000 items over 30,000 choices | linear time |
+/// | one multi-select value repeated 100,000 times over 10,000 choices | the seen-set grows with the items, not the choices; `tests/costs.rs` bounds the bytes allocated |
+/// | 10,000 values that break a 10 KB pattern | each violation shares the pattern, and the text cuts it at 64 characters |
+/// | a property with a 100 KB name and 500 keywords to lint | the lints share the name (`tests/costs.rs`: under 20 times the input in heap) |
+/// | 70,000 properties (past 16-bit indices) and 10,000 unknown keys | indices are 32-bit: every key is looked up, none scans |
+/// | two runtime contents of 10,000 unknown keys each, compared with `==` | each name looked up once, in a map of the other's values: linear time |
+/// | a `SchemaBuilder` of 20,000 fields | refused over 1,000 properties before any field is read; without limits, repeated names found with a set, linear time |
+/// | a choice listed twice, a schema text over 1 MiB, a select of 10,001 choices | schema refused |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limits {
     max_reply_bytes: usize,

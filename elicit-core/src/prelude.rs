@@ -4,10 +4,14 @@
 //! untyped `ElicitResult` of its own. Where a file imports both globs, name this crate's with one
 //! explicit import, which takes precedence over both:
 //!
-//! ```ignore
+//! ```
+//! # #[cfg(feature = "rmcp")]
+//! # mod tool_file {
 //! use elicit_core::prelude::*;
 //! use elicit_core::ElicitResult;
 //! use rmcp::model::*;
+//! # pub fn names(_: ElicitResult<Confirm>, _: CallToolResult, _: Option<Ask>) {}
+//! # }
 //! ```
 //!
 //! The crate's `InputRequests`, `InputResponses`, `ProtocolVersion` and `RequestId` are left

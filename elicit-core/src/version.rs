@@ -6,6 +6,33 @@ use std::str::FromStr;
 /// An MCP protocol version that has elicitation.
 ///
 /// Ordered by release, so `version >= ProtocolVersion::V2025_11_25` asks for a feature.
+///
+/// Every schema, request and result is written for a version:
+/// [`Elicit::requested_schema_for`](crate::Elicit::requested_schema_for) and
+/// [`Elicit::form_request_for`](crate::Elicit::form_request_for) (`requested_schema()` is the
+/// newest); a schema that arrives as JSON with
+/// [`RequestedSchema::for_version`](crate::RequestedSchema::for_version) or
+/// [`FormRequest::with_version`](crate::FormRequest::with_version). What each version is sent:
+///
+/// | | 2025-06-18 | 2025-11-25 | 2026-07-28 |
+/// |---|---|---|---|
+/// | string, number, integer, boolean properties | sent | sent | sent |
+/// | `default` on a boolean | sent | sent | sent |
+/// | `default` on string, number, integer, single- and multi-select | left out (the field stays optional; serde still fills it on parse) | sent | sent |
+/// | untitled single-select | `enum` | `enum` | `enum` |
+/// | titled single-select | `enum` + `enumNames` | `oneOf: [{const, title}]` | `oneOf: [{const, title}]` |
+/// | multi-select (`Vec`/`BTreeSet`/`HashSet` of an enum) | refused: `SchemaError` naming the field | `items.enum` or `items.anyOf` | `items.enum` or `items.anyOf` |
+/// | `$schema` | not sent | not sent | not sent |
+/// | form request `mode` | absent from [`FormRequest`](crate::FormRequest)'s params; rmcp's model adds `"mode":"form"`, which every client tested accepts | `"form"` | `"form"` |
+/// | URL mode (`UrlRequest`) | refused | `mode: "url"` with `elicitationId` | `mode: "url"`, no `elicitationId` (its `inputRequests` key names it) |
+/// | URL-mode URLs | | absolute `http` or `https` with a host (`javascript:`, `data:`, `http://` refused); `lint()` notes `http` | the same |
+/// | `notifications/elicitation/complete`, `-32042` error | refused | `ElicitationComplete`, `UrlElicitationRequired` (listing at least one elicitation) | refused |
+/// | how the request travels | `elicitation/create` request (`to_jsonrpc`) | `elicitation/create` request (`to_jsonrpc`) | `InputRequiredResult.inputRequests` (with `requestState`, at least one of them), answered in the retry's `inputResponses`; `to_jsonrpc` refuses |
+///
+/// `$schema` is optional from 2025-11-25 on and carries nothing a client needs (MCP fixes the
+/// dialect). The TypeScript SDK client strips it before its handler sees the request and the Python
+/// client passes it through untouched, so leaving it out is accepted everywhere;
+/// [`RequestedSchema::set_dialect`](crate::RequestedSchema::set_dialect) adds it where a peer wants it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ProtocolVersion {
     /// `2025-06-18`: elicitation introduced (form mode only).

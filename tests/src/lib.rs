@@ -223,3 +223,9 @@ pub fn assert_snapshot(name: &str, value: &impl serde::Serialize) {
     });
     assert_eq!(stored, text, "snapshot {name} differs");
 }
+
+/// The README's Rust code blocks, compiled and run as this crate's doctests: each is a whole
+/// program, as a reader would paste it.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

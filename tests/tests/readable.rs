@@ -335,3 +335,35 @@ fn bounds_in_words() {
     assert_eq!(hint("tags"), Some("Choose 1–2"));
     assert_eq!(hint("flag"), None);
 }
+
+/// The person filling in the form reads an example of what is wanted, not the name of an RFC.
+#[test]
+fn a_bad_date_or_date_time_is_explained_by_example() {
+    let schema = RequestedSchema::builder()
+        .field(
+            Field::string("day")
+                .title("Day")
+                .format(elicit_core::schema::Format::Date),
+        )
+        .field(
+            Field::string("at")
+                .title("Time")
+                .format(elicit_core::schema::Format::DateTime),
+        )
+        .build()
+        .unwrap();
+    let reply = json!({"action": "accept", "content": {"day": "24/12", "at": "7pm"}});
+    let e = schema.parse_reply_value(&reply).unwrap_err();
+    let text = e.user_text(&schema);
+    assert!(!text.contains("RFC"), "{text}");
+    assert!(
+        text.contains("Day must be a valid date, such as 2026-12-24"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "Time must be a valid date and time with its time zone, such as 2026-12-24T19:30:00Z"
+        ),
+        "{text}"
+    );
+}

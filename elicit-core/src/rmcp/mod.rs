@@ -18,11 +18,20 @@
 //!
 //! In this module `::rmcp` names the SDK crate.
 //!
-//! ```ignore
+//! ```
 //! use elicit_core::ElicitResult;
 //! use elicit_core::prelude::*;
 //! use rmcp::model::*;
 //! use rmcp::{tool, tool_handler, tool_router};
+//!
+//! # /// Where would you like to go?
+//! # #[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+//! # struct Trip { city: String, nights: u8 }
+//! # /// A week or more: a few extras
+//! # #[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+//! # struct Extras { rental_car: bool }
+//! #[derive(Clone)]
+//! struct TripPlanner;
 //!
 //! #[tool_router]
 //! impl TripPlanner {
@@ -45,6 +54,7 @@
 //!
 //! #[tool_handler]
 //! impl rmcp::ServerHandler for TripPlanner {}
+//! # fn main() {}
 //! ```
 //!
 //! List `Ask` before rmcp's `Parameters`, which takes the call's arguments: listed after it,
@@ -78,8 +88,33 @@
 //! }
 //! ```
 //!
+//! **When the client can't show a form.** A question that opts in with
+//! [`FormQuestion::or_arguments`] takes its answer from the tool's argument under its key, and
+//! without one the call ends with [`Interrupt::Unavailable`], which says what the tool needs and
+//! in which argument; [`input_schema`] writes the tool's `inputSchema` for those arguments.
+//! While a live request waits for the person, [`Ask::with_keep_alive`] sends progress.
+//!
 //! **Testing.** With the `test-util` feature, [`test_util`] runs a tool against a scripted
 //! client in the same process, on every version.
+//!
+//! **How a call ends.**
+//!
+//! - Content that breaks a form's rules (after any retries) is a tool error (`isError: true`)
+//!   naming every offending property; so are a live request that failed or timed out, a
+//!   question the client cannot show that opted into the arguments, and, before 2026-07-28, a
+//!   client without the capability a question needs.
+//! - A refused `requestState`, a missing capability on 2026-07-28
+//!   (`MissingRequiredClientCapability`, -32021, with the `requiredCapabilities`), a reused key,
+//!   a question outside `ask.run` and the round cap are JSON-RPC errors.
+//!
+//! **Capabilities** are read per request before anything is sent
+//! (`RequestContext::client_capabilities`: on 2026-07-28 they travel in each request's `_meta`,
+//! before that they are the handshake's). `{"elicitation":{}}` means form mode.
+//!
+//! **Imports.** [`prelude`](crate::prelude) holds what a tool file needs. Its names do not clash
+//! with `rmcp::model::*`, except `ElicitResult`: rmcp's model has an untyped struct of that name.
+//! Where a file imports both globs, one explicit `use elicit_core::ElicitResult;` names this
+//! crate's (an explicit import takes precedence over both globs).
 
 mod answer;
 mod ask;

@@ -28,7 +28,7 @@ impl Format {
     }
 
     /// Whether `value` is a valid string of this format, by the rules replies are checked with
-    /// (see the README's "Formats" section).
+    /// (see [Reading replies](crate#reading-replies) in the crate documentation).
     ///
     /// ```
     /// use elicit_core::schema::Format;
@@ -63,8 +63,8 @@ impl Format {
         match self {
             Format::Email => "email address",
             Format::Uri => "absolute URI",
-            Format::Date => "RFC 3339 date (YYYY-MM-DD)",
-            Format::DateTime => "RFC 3339 date-time with offset",
+            Format::Date => "date, such as 2026-12-24",
+            Format::DateTime => "date and time with its time zone, such as 2026-12-24T19:30:00Z",
         }
     }
 }

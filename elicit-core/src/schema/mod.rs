@@ -5,6 +5,101 @@
 //! [`RequestedSchema::from_value`] for a schema that arrives as JSON, and
 //! [`RequestedSchema::builder`] for one built in code. All three are the same type, read by the
 //! same rules.
+//!
+//! # Forms built at run time
+//!
+//! When the whole form is known only at run time, build it without struct literals. Each kind's
+//! builder ([`Field`]) offers exactly the keywords of the MCP subset. `build()` reads every
+//! field back through the same parser as a schema that arrives as JSON, so it refuses (a bound
+//! above its other bound, no choices, a repeated choice or name) and lints (a default that
+//! breaks its own rules) exactly what that parser does, and the form keeps the order it was
+//! built in.
+//!
+//! ```
+//! use elicit_core::RequestedSchema;
+//! use elicit_core::schema::{Field, Format};
+//!
+//! let schema = RequestedSchema::builder()
+//!     .field(Field::select("repo", ["api", "web"]).title("Repository").required())
+//!     .field(Field::string("email").title("Email").format(Format::Email))
+//!     .field(Field::integer("reviewers").title("Reviewers").range(1, 5).default(2))
+//!     .field(Field::titled_select("plan", [("free", "Free"), ("team", "Team")]))
+//!     .field(Field::multi_select("labels", ["bug", "docs"]).min_items(1))
+//!     .field(Field::boolean("draft").default(false))
+//!     .build()?;
+//!
+//! let reply = r#"{"action":"accept","content":{"repo":"web","labels":["docs"]}}"#;
+//! let content = schema.parse_reply_json(reply)?.accepted().unwrap();
+//! assert_eq!(content["reviewers"], 2); // the default, filled in
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Schemas that arrive as JSON
+//!
+//! Clients, proxies and tests receive schemas as JSON. [`RequestedSchema::from_json`] reads them
+//! with the same rules the typed path uses (`T::requested_schema()` is itself a
+//! `RequestedSchema`), keeping their property order.
+//!
+//! ```
+//! use elicit_core::RequestedSchema;
+//! use serde_json::json;
+//!
+//! let schema = RequestedSchema::from_json(
+//!     r#"{"type":"object","properties":{"age":{"type":"integer","minimum":0},"tag":{"type":"string","pattern":"^[a-z]+$"}},"required":["age"]}"#,
+//! )?;
+//! // What is outside the strict MCP subset, for server authors.
+//! assert!(schema.lint().iter().any(|lint| lint.to_string().contains("pattern")));
+//! // Server side: the reply as `ElicitResult<Content>`, defaults filled.
+//! let reply = json!({"action": "accept", "content": {"age": 42}});
+//! assert_eq!(schema.parse_reply_value(&reply)?.accepted().unwrap()["age"], 42);
+//! // Client side: what the person typed, before it is sent.
+//! assert_eq!(schema.coerce_text("age", "42")?, Some(json!(42)));
+//! let typed = json!({"age": -1}).as_object().unwrap().clone();
+//! assert!(schema.validate_content(&typed).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Accepted content comes back as serde_json's `Map<String, Value>` ([`Content`](crate::Content)
+//! names it), the map rmcp and every serde user already hold: every key sent, the schema's
+//! defaults filled in for the properties left out, in serde_json's order (insertion order with
+//! `preserve_order`, which the `rmcp` and `preserve-order` features turn on; sorted without).
+//!
+//! - **Strict about structure.** Refused, with an error naming the property: a root that is not
+//!   `type: object`; missing or non-object `properties`; nested objects; arrays whose items are not
+//!   an enum; `anyOf`/`oneOf` unions other than titled enums; `$ref`; a `null` type; type arrays; a
+//!   `format` other than email, uri, date and date-time; keywords of the wrong JSON type;
+//!   `required` naming a missing property; a choice listed twice; a minimum above its maximum.
+//! - **Every constraining keyword is enforced, or the schema is refused**; the crate never
+//!   enforces part of a schema. Per keyword:
+//!
+//!   | keyword | where | what happens |
+//!   |---|---|---|
+//!   | `type`, `properties`, `required`, `minLength`, `maxLength`, `format`, `minimum`, `maximum`, `enum`/`oneOf` on a string, `items` with `enum`/`anyOf`, `minItems`, `maxItems` | where MCP puts them | enforced |
+//!   | `pattern`, `exclusiveMinimum`, `exclusiveMaximum`, `uniqueItems` | on a string, a number, an array | enforced, and linted: outside the MCP subset, but other SDKs send them |
+//!   | `additionalProperties: false` at the root | | enforced (unknown keys refused), linted |
+//!   | `enum`, `const`, `oneOf`, `anyOf`, `allOf`, `not`, `if`/`then`/`else`, `$ref`, `nullable` | on a boolean, a number, or anywhere but the MCP places | schema refused |
+//!   | a string keyword on a select or on multi-select `items` (`pattern`, `maxLength`, `format`), `enum` on the array itself, `multipleOf`, `patternProperties` and the other object and array keywords MCP has no place for | | schema refused |
+//!   | a keyword for another type of value than the property's (`minimum` on a string, `minLength` on a number) | | no effect in JSON Schema: linted |
+//!   | annotations (`examples`, `deprecated`, `$comment`, a root `title`, ...) and unknown keywords | | no effect: linted |
+//!   | `default` | | an annotation: kept and sent; one that breaks its own property's rules is linted and never filled in |
+//!
+//! - **A form with no properties is a confirmation**: accept with absent or empty content passes,
+//!   and a key it does not name is ignored, as in any other form.
+//! - **Duplicate keys** are refused on every path that reads text (`from_json`, `from_slice`,
+//!   `parse_reply_json`, the `Deserialize` impl). A `serde_json::Value` has already kept the last
+//!   of them, so `from_value` and `parse_reply_value` cannot see them.
+//! - **Coercion is for clients that collect text** (`"42"` for an integer, `"yes"` for a boolean,
+//!   `"a, b"` for a multi-select, a choice's title for its value). It is never applied when a server
+//!   reads a reply: there, `"42"` for an integer is a type error.
+//! - **Written down for older versions**: `schema.for_version(ProtocolVersion::V2025_06_18)` (and
+//!   `FormRequest::with_version`) turns titled choices into `enum` + `enumNames` and drops defaults
+//!   other than booleans', or refuses a multi-select naming the field.
+//! - **Limits of their own**: `from_json` and `from_value` take at most 1 MiB of text, 1,000
+//!   properties, 10,000 choices per select and patterns of 1,000 bytes (256 KiB once compiled);
+//!   `from_json_with(text, &limits)` and `from_value_with` lift or tighten them.
+//! - **Checked against an independent validator**: the repository's `tests/tests/oracle.rs` holds the runtime's
+//!   verdict on 3,000 generated schema and content pairs to the `jsonschema` crate's (draft
+//!   2020-12, formats asserted); its header lists the deliberate differences.
 
 pub(crate) mod bound;
 mod builder;

@@ -25,6 +25,20 @@
 //! 2025-11-25 each question is a live request, on 2026-07-28 a round.
 //!
 //! Over stdio nothing but MCP goes to stdout; diagnostics go to stderr.
+//!
+//! To connect a client, build it once (`cargo build -p elicit-rmcp-examples --example
+//! stdio_server`) and point the client at `target/debug/examples/stdio_server` (an absolute
+//! path), or at `cargo` with the arguments `run -q -p elicit-rmcp-examples --example
+//! stdio_server` and the repository as the working directory:
+//! - **MCP Inspector**: `npx @modelcontextprotocol/inspector /abs/path/target/debug/examples/stdio_server`,
+//!   then call `book_table`; the Inspector renders the form.
+//! - **Claude Desktop**: in `claude_desktop_config.json`, add
+//!   `"mcpServers": {"chez-ferris": {"command": "/abs/path/target/debug/examples/stdio_server"}}`.
+//! - **VS Code**: in `.vscode/mcp.json`, add
+//!   `"servers": {"chez-ferris": {"type": "stdio", "command": "/abs/path/target/debug/examples/stdio_server"}}`.
+//! - **Claude Code**: `claude mcp add chez-ferris -- /abs/path/target/debug/examples/stdio_server`.
+//! - **form_client**, this repository's terminal client: `cargo run -p elicit-rmcp-examples
+//!   --example form_client -- cargo run -q -p elicit-rmcp-examples --example stdio_server`.
 
 use elicit_core::ElicitResult;
 use elicit_core::prelude::*;
