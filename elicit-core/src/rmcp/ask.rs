@@ -5,8 +5,6 @@ use std::future::Future;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use ::rmcp::handler::server::common::FromContextPart;
-use ::rmcp::handler::server::tool::ToolCallContext;
 use ::rmcp::model::{self as m, CallToolRequestParams, ErrorData, InputRequiredResult, JsonObject};
 use ::rmcp::service::{RequestContext, RoleServer};
 
@@ -81,9 +79,11 @@ pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// (the second ask gets the first answer); a key reused for another type stops the call with
 /// [`Interrupt::KeyReused`].
 ///
-/// `Ask` is an rmcp extractor: a `#[tool]` function takes it as an argument. List it before
-/// `Parameters`, which takes the call's arguments: `Ask` reads them to bind the state to them.
-/// In a hand-written `call_tool`, build one with [`Ask::new`].
+/// `Ask` is an rmcp extractor: a `#[tool]` function takes it as an argument. `Ask` reads the
+/// call's arguments, to bind the state to them and to answer questions from them: list it
+/// before `Parameters`, which takes them, or serve the tools through
+/// [`keep_arguments`](super::keep_arguments), which keeps them for `Ask` in any order. In a
+/// hand-written `call_tool`, build one with [`Ask::new`].
 pub struct Ask {
     pub(super) context: RequestContext<RoleServer>,
     version: Result<ProtocolVersion, Option<String>>,
@@ -154,7 +154,7 @@ impl Ask {
         )
     }
 
-    fn from_parts(
+    pub(super) fn from_parts(
         context: RequestContext<RoleServer>,
         tool: &str,
         arguments: Option<&JsonObject>,
@@ -359,46 +359,4 @@ impl Ask {
     pub(crate) fn request_state(&self) -> Option<&str> {
         self.request_state.as_deref()
     }
-}
-
-/// `Ask` as an argument of a `#[tool]` function. It reads the call's arguments without taking
-/// them, so list it before `Parameters`.
-///
-/// Listed after `Parameters`, it finds the arguments taken. Where the tool requires arguments
-/// (its input schema lists `required` ones), finding none can only mean that, and the call
-/// fails on every version with an error that says to move `Ask`, rather than seal state bound
-/// to no arguments.
-impl<S: ::rmcp::ServerHandler> FromContextPart<ToolCallContext<'_, S>> for Ask {
-    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        let tool = context.service.get_tool(&context.name);
-        if context.arguments.is_none() && tool.as_ref().is_some_and(requires_arguments) {
-            return Err(ErrorData::internal_error(
-                format!(
-                    "`Ask` found no arguments for tool `{}`, which requires some: list `Ask` \
-                     before `Parameters` in the tool's signature (`Parameters` takes the \
-                     arguments, and `Ask` binds the requestState to them)",
-                    context.name
-                ),
-                None,
-            ));
-        }
-        let output_schema = tool.is_some_and(|tool| tool.output_schema.is_some());
-        Ok(Ask::from_parts(
-            context.request_context.clone(),
-            &context.name,
-            context.arguments.as_ref(),
-            context.input_responses.clone(),
-            context.request_state.clone(),
-            StateKey::installed().clone(),
-        )
-        .with_output_schema(output_schema))
-    }
-}
-
-/// Whether `tool` declares required arguments.
-fn requires_arguments(tool: &::rmcp::model::Tool) -> bool {
-    tool.input_schema
-        .get("required")
-        .and_then(serde_json::Value::as_array)
-        .is_some_and(|required| !required.is_empty())
 }

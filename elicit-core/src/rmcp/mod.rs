@@ -57,9 +57,11 @@
 //! # fn main() {}
 //! ```
 //!
-//! List `Ask` before rmcp's `Parameters`, which takes the call's arguments: listed after it,
-//! `Ask` sees none and cannot bind the sealed state to them. For a tool with required arguments
-//! that order fails on its first call, on every version, with an error that says so. A question awaited outside
+//! `Ask` reads the call's arguments: list it before rmcp's `Parameters`, which takes them, or
+//! serve the tools with `#[tool_handler(router = elicit_core::rmcp::keep_arguments(Self::tool_router()))]`
+//! ([`keep_arguments`]), which keeps them for `Ask` whatever the order. Where `Ask` finds none
+//! for a tool that takes some, the call fails on every version with an error that says so,
+//! rather than bind the sealed state to arguments it did not see. A question awaited outside
 //! [`Ask::run`] is refused on every version with [`Interrupt::OutsideRun`].
 //!
 //! **Retrying.** Without a policy a question is asked once: a cancel is the answer, and content
@@ -120,6 +122,7 @@ mod answer;
 mod ask;
 mod asked;
 mod convert;
+mod extract;
 mod peer;
 mod question;
 mod rounds;
@@ -134,6 +137,7 @@ mod unavailable;
 pub use ask::{Ask, DEFAULT_KEEP_ALIVE, DEFAULT_MAX_ROUNDS};
 pub use asked::{Asked, ElicitMode, Interrupt};
 pub use convert::Unrepresentable;
+pub use extract::{KeepArguments, keep_arguments};
 pub use peer::{ElicitOptions, ElicitPeerExt, PeerElicitError, negotiated_version};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use rounds::Round;

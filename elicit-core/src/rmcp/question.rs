@@ -369,6 +369,11 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
     ///   (2025-06-18: booleans only). The person's answer is what counts.
     ///
     /// The answer's [`Attempt`](crate::retry::Attempt) says it came from the arguments.
+    ///
+    /// The arguments are the call's own, as they arrived. List the question's key in the tool's
+    /// `inputSchema` ([`input_schema`](super::input_schema)) rather than in a `Parameters`
+    /// type, so that a malformed answer meets the form's rules instead of `Parameters`' own
+    /// error.
     pub fn or_arguments(mut self) -> Self {
         self.core.arguments = true;
         self

@@ -103,9 +103,12 @@ impl TripPlanner {
     }
 }
 
+// `keep_arguments` keeps each call's arguments for `Ask`, which reads `trip` and `extras` there,
+// including for calls that send no `arguments` at all.
 #[tool_handler(
     name = "trip-planner",
-    instructions = "Plans trips; asks the user for the details."
+    instructions = "Plans trips; asks the user for the details.",
+    router = elicit_core::rmcp::keep_arguments(Self::tool_router())
 )]
 impl rmcp::ServerHandler for TripPlanner {}
 

@@ -55,6 +55,55 @@ impl WrongOrder {
 #[tool_handler]
 impl rmcp::ServerHandler for WrongOrder {}
 
+/// The same order, served through `keep_arguments`: `Ask` reads the call's arguments anyway.
+#[derive(Clone)]
+struct KeptOrder;
+
+#[tool_router]
+impl KeptOrder {
+    #[tool(description = "Plan a trip for a party")]
+    async fn plan(&self, Parameters(party): Parameters<Party>, ask: Ask) -> Asked<CallToolResult> {
+        ask.run(async {
+            let mut plan = plan_body(&ask).await?;
+            plan["party"] = json!(party.size);
+            Ok(json_result(plan))
+        })
+        .await
+    }
+}
+
+#[tool_handler(router = elicit_core::rmcp::keep_arguments(Self::tool_router()))]
+impl rmcp::ServerHandler for KeptOrder {}
+
+#[tokio::test]
+async fn with_keep_arguments_either_order_keeps_the_binding() {
+    let client = ScriptedClient::new(ProtocolVersion::LATEST).answer(accept(short_trip()));
+    for (version, outcome) in client
+        .call_tool_on_every_version(|| KeptOrder, "plan", json!({"size": 4}))
+        .await
+        .unwrap()
+    {
+        assert_eq!(json_of(&outcome)["party"], 4, "{version}");
+    }
+    // Round 1's state, replayed with other arguments, is refused.
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28);
+    let CallToolResponse::InputRequired(first) = client
+        .call_tool_once(KeptOrder, plan_call(4))
+        .await
+        .unwrap()
+    else {
+        panic!("round 1 asks")
+    };
+    let mut replay = plan_call(5);
+    replay.input_responses =
+        Some(serde_json::from_value(json!({"trip": accepted(short_trip())})).unwrap());
+    replay.request_state = first.request_state;
+    match client.call_tool_once(KeptOrder, replay).await {
+        Err(TestError::Server(e)) => assert!(e.message.contains("requestState"), "{e:?}"),
+        other => panic!("the replay was not refused: {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn parameters_before_ask_fails_on_its_first_call_on_every_version() {
     for version in ProtocolVersion::ALL {
@@ -65,9 +114,10 @@ async fn parameters_before_ask_fails_on_its_first_call_on_every_version() {
         {
             Err(TestError::Server(e)) => {
                 assert!(
-                    e.message.contains("list `Ask` before `Parameters`"),
+                    e.message.contains("List `Ask` before `Parameters`"),
                     "{version}: {e:?}"
                 );
+                assert!(e.message.contains("keep_arguments"), "{version}: {e:?}");
             }
             other => panic!("{version}: {other:?}"),
         }
