@@ -6,10 +6,10 @@
 mod common;
 
 use common::{VERSIONS, example};
-use rmcp::ClientHandler;
 use rmcp::model::*;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
 
 fn run(protocol: &str, answers: Value) -> (bool, String) {
@@ -211,4 +211,69 @@ async fn a_key_shorter_than_32_bytes_is_refused_at_start() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("too short"), "{stderr}");
+}
+
+/// A person who takes 900 ms, on 2025-11-25.
+#[derive(Clone)]
+struct Slow;
+
+impl ClientHandler for Slow {
+    fn get_info(&self) -> ClientConfig {
+        Declares
+            .get_info()
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        _request: ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, ErrorData> {
+        tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+        Ok(serde_json::from_value(
+            json!({"action": "accept", "content": {"city": "Lisbon", "nights": 3}}),
+        )
+        .unwrap())
+    }
+}
+
+/// `TRIP_PLANNER_KEEP_ALIVE_MS` keeps a live request open for a client whose timeout (300 ms,
+/// reset by progress) is shorter than the person's answer; without it the call times out.
+#[tokio::test]
+async fn the_keep_alive_interval_comes_from_the_environment() {
+    use rmcp::service::PeerRequestOptions;
+
+    for interval in [Some("100"), None] {
+        let mut command = tokio::process::Command::new(example("trip_planner"));
+        match interval {
+            Some(ms) => command.env("TRIP_PLANNER_KEEP_ALIVE_MS", ms),
+            None => command.env_remove("TRIP_PLANNER_KEEP_ALIVE_MS"),
+        };
+        let client = Slow
+            .serve(TokioChildProcess::new(command).expect("trip_planner starts"))
+            .await
+            .expect("the client connects");
+        let mut options = PeerRequestOptions::no_options();
+        options.timeout = Some(std::time::Duration::from_millis(300));
+        options.reset_timeout_on_progress = true;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("plan_trip"),
+        ));
+        let handle = client
+            .peer()
+            .send_request_with_option(request, options)
+            .await
+            .unwrap();
+        let response = handle.await_response().await;
+        match interval {
+            Some(_) => assert!(
+                matches!(response, Ok(ServerResult::CallToolResult(_))),
+                "{response:?}"
+            ),
+            None => assert!(
+                matches!(response, Err(rmcp::ServiceError::Timeout { .. })),
+                "{response:?}"
+            ),
+        }
+    }
 }

@@ -309,3 +309,28 @@ async fn keep_alive_holds_a_call_open_while_the_person_types() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_question_sets_its_own_keep_alive() {
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version)
+            .with_timeout(Duration::from_millis(300))
+            .answer(accept(short_trip()).after(Duration::from_millis(900)));
+        let outcome = client
+            .call_tool(Server::new(), "keep_question", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(
+            json_of(&outcome)["trip"],
+            accepted(short_trip()),
+            "{version}"
+        );
+        let live = !version.has_input_requests();
+        assert_eq!(
+            outcome.progress.len() >= 3,
+            live,
+            "{version}: {:?}",
+            outcome.progress
+        );
+    }
+}

@@ -290,6 +290,18 @@ async fn reworded(ask: &Ask, message: &str) -> Asked<CallToolResult> {
     .await
 }
 
+/// A trip question that keeps its own call alive every 100 ms.
+async fn keep_question(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let trip = ask
+            .form::<Trip>("trip")
+            .keep_alive(std::time::Duration::from_millis(100))
+            .await?;
+        Ok(json_result(json!({"trip": trip})))
+    })
+    .await
+}
+
 /// A body awaited without `ask.run`.
 async fn outside_run(ask: &Ask) -> Result<CallToolResponse, ErrorData> {
     let body = async {
@@ -344,6 +356,7 @@ impl ServerHandler for Server {
         match request.name.as_ref() {
             "outside_run" => outside_run(&ask).await,
             "plan_args" => plan_args(&ask).await.into_response(),
+            "keep_question" => keep_question(&ask).await.into_response(),
             "reworded" => reworded(&ask, &self.trip_message).await.into_response(),
             "confirm_args" => confirm_args(&ask).await.into_response(),
             "confirm_twice" => confirm_twice(&ask).await.into_response(),
