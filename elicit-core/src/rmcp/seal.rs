@@ -60,28 +60,21 @@ impl Sealer {
         }
     }
 
-    /// Seals `payload` at time `issued`, bound to `context`, under a fresh random nonce.
-    pub fn seal(
-        &self,
-        payload: &[u8],
-        context: &[u8],
-        issued: u64,
-    ) -> Result<String, getrandom::Error> {
+    /// Seals `payload` at time `issued`, bound to `context`, under a fresh random nonce. Fails,
+    /// saying why, without random bytes or for a payload of gigabytes.
+    pub fn seal(&self, payload: &[u8], context: &[u8], issued: u64) -> Result<String, String> {
         let mut nonce = [0u8; NONCE_LEN];
-        getrandom::fill(&mut nonce)?;
+        getrandom::fill(&mut nonce).map_err(|e| format!("no random bytes for a nonce: {e}"))?;
         let header = self.header(issued);
         let aad = [header.as_slice(), context].concat();
+        let message = Payload {
+            msg: payload,
+            aad: &aad,
+        };
         let sealed = self
             .cipher
-            .encrypt(
-                &XNonce::from(nonce),
-                Payload {
-                    msg: payload,
-                    aad: &aad,
-                },
-            )
-            // Only a message of gigabytes is refused.
-            .unwrap_or_default();
+            .encrypt(&XNonce::from(nonce), message)
+            .map_err(|_| "the payload is too long to seal".to_owned())?;
         Ok(URL_SAFE_NO_PAD.encode([header.as_slice(), &nonce, &sealed].concat()))
     }
 

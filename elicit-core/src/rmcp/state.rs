@@ -186,7 +186,7 @@ impl StateKey {
         let bytes = serde_json::to_vec(payload).unwrap_or_default();
         self.keys[0]
             .seal(&bytes, &binding.0, now_ms())
-            .map_err(|e| StateError::Unsealed(e.to_string()))
+            .map_err(StateError::Unsealed)
     }
 
     /// Opens a state sealed for the call `binding` names, within its time to live.
@@ -235,7 +235,8 @@ pub enum StateError {
     UnknownKey,
     /// The state opened, but its time to live had passed since it was issued.
     Expired,
-    /// No state could be sealed: the operating system gave no random bytes.
+    /// No state could be sealed: the operating system gave no random bytes, or the payload is
+    /// too long for the cipher.
     Unsealed(String),
     /// Not a sealed state, or one that opened but holds a payload this build does not read.
     Unreadable(String),
@@ -350,7 +351,6 @@ pub(crate) struct Carried {
     pub keys: BTreeMap<String, Answers>,
     /// When the state was sealed, in milliseconds since the Unix epoch: the retry's answers
     /// took from then to their arrival.
-    #[serde(default)]
     pub sealed_ms: u64,
 }
 
@@ -424,17 +424,14 @@ pub(crate) fn now_ms() -> u64 {
 pub(crate) struct Answers {
     pub kind: String,
     /// The digest of the question the replies answer ([`question_digest`]).
-    #[serde(default)]
     pub question: String,
     pub replies: Vec<Value>,
-    #[serde(default)]
+    /// How long each reply took, where known, in milliseconds.
     pub took_ms: Vec<Option<u64>>,
 }
 
 impl Answers {
     pub fn push(&mut self, reply: Value, took: Option<Duration>) {
-        // Older states carry no times: keep the two lists the same length.
-        self.took_ms.resize(self.replies.len(), None);
         self.replies.push(reply);
         self.took_ms
             .push(took.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)));

@@ -47,12 +47,6 @@ impl Answer {
         Answer::of(json!({"action": "cancel"}))
     }
 
-    /// Any reply, as the client sends it: for replies no well-behaved client sends.
-    #[must_use]
-    pub fn raw(reply: Value) -> Self {
-        Answer::of(reply)
-    }
-
     /// The person takes `delay` to answer: the reply is sent that long after the question
     /// arrives.
     #[must_use]
