@@ -16,6 +16,16 @@ struct Party {
     size: u8,
 }
 
+/// The trip planner's questions, and the party's size.
+async fn party_plan(ask: &Ask, size: u8) -> Asked<CallToolResult> {
+    ask.run(async {
+        let mut plan = plan_body(ask).await?;
+        plan["party"] = json!(size);
+        Ok(json_result(plan))
+    })
+    .await
+}
+
 #[derive(Clone)]
 struct Planner;
 
@@ -23,12 +33,7 @@ struct Planner;
 impl Planner {
     #[tool(description = "Plan a trip for a party")]
     async fn plan(&self, ask: Ask, Parameters(party): Parameters<Party>) -> Asked<CallToolResult> {
-        ask.run(async {
-            let mut plan = plan_body(&ask).await?;
-            plan["party"] = json!(party.size);
-            Ok(json_result(plan))
-        })
-        .await
+        party_plan(&ask, party.size).await
     }
 }
 
@@ -43,12 +48,7 @@ struct WrongOrder;
 impl WrongOrder {
     #[tool(description = "Plan a trip for a party")]
     async fn plan(&self, Parameters(party): Parameters<Party>, ask: Ask) -> Asked<CallToolResult> {
-        ask.run(async {
-            let mut plan = plan_body(&ask).await?;
-            plan["party"] = json!(party.size);
-            Ok(json_result(plan))
-        })
-        .await
+        party_plan(&ask, party.size).await
     }
 }
 
@@ -63,12 +63,7 @@ struct KeptOrder;
 impl KeptOrder {
     #[tool(description = "Plan a trip for a party")]
     async fn plan(&self, Parameters(party): Parameters<Party>, ask: Ask) -> Asked<CallToolResult> {
-        ask.run(async {
-            let mut plan = plan_body(&ask).await?;
-            plan["party"] = json!(party.size);
-            Ok(json_result(plan))
-        })
-        .await
+        party_plan(&ask, party.size).await
     }
 }
 
