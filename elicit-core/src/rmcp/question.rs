@@ -307,6 +307,60 @@ impl Decided for UrlElicitResult {
     }
 }
 
+/// The settings of a form question (of a derived type or a run-time schema), written once for
+/// both.
+macro_rules! form_settings {
+    () => {
+        /// Asks again as `policy` allows: once more after a cancel, and with the violations in the
+        /// message after invalid content. On 2026-07-28 each new attempt is another round.
+        pub fn retrying(mut self, policy: RetryPolicy) -> Self {
+            self.core.policy = policy;
+            self
+        }
+
+        /// Takes the answer from the call's arguments when the client cannot show the question.
+        ///
+        /// - **The client cannot show it** (no elicitation capability, or not form mode): an object
+        ///   under the question's key in the arguments is the answer, checked by the form's rules
+        ///   as accepted content is. Without one, the call ends with [`Interrupt::Unavailable`]: a
+        ///   tool error, on every version, that lists the fields and names the argument, so the
+        ///   model can ask the person in the conversation and call again.
+        /// - **The client can show it**: that object pre-fills the form. Each value that passes its
+        ///   field's rules becomes the field's `default`, where the version allows one
+        ///   (2025-06-18: booleans only). The person's answer is what counts.
+        ///
+        /// The answer's [`Attempt`](crate::retry::Attempt) says it came from the arguments.
+        ///
+        /// The arguments are the call's own, as they arrived. List the question's key in the tool's
+        /// `inputSchema` ([`input_schema`](super::input_schema)) rather than in a `Parameters`
+        /// type, so that a malformed answer meets the form's rules instead of `Parameters`' own
+        /// error.
+        pub fn or_arguments(mut self) -> Self {
+            self.core.arguments = true;
+            self
+        }
+    };
+}
+
+/// The settings of every question that may be a live request, written once for each.
+macro_rules! live_settings {
+    () => {
+        /// Gives up on a live request after `timeout`, with [`PeerElicitError::Timeout`]. Before
+        /// 2026-07-28 only: there, the client's retry carries the answer whenever it comes.
+        pub fn timeout(mut self, timeout: Duration) -> Self {
+            self.core.timeout = Some(timeout);
+            self
+        }
+
+        /// Sends progress every `interval` while a live request waits (see
+        /// [`Ask::with_keep_alive`]).
+        pub fn keep_alive(mut self, interval: Duration) -> Self {
+            self.core.keep_alive = Some(interval);
+            self
+        }
+    };
+}
+
 type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interrupt>> + Send + 'a>>;
 
 /// A form: asks for a `T` under a key. Await it for an `ElicitResult<T>`, validated against
@@ -343,48 +397,8 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
         self
     }
 
-    /// Asks again as `policy` allows: once more after a cancel, and with the violations in the
-    /// message after invalid content. On 2026-07-28 each new attempt is another round.
-    pub fn retrying(mut self, policy: RetryPolicy) -> Self {
-        self.core.policy = policy;
-        self
-    }
-
-    /// Gives up on a live request after `timeout`, with [`PeerElicitError::Timeout`]. Before
-    /// 2026-07-28 only: there, the client's retry carries the answer whenever it comes.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.core.timeout = Some(timeout);
-        self
-    }
-
-    /// Takes the answer from the call's arguments when the client cannot show the question.
-    ///
-    /// - **The client cannot show it** (no elicitation capability, or not form mode): an object
-    ///   under the question's key in the arguments is the answer, checked by the form's rules
-    ///   as accepted content is. Without one, the call ends with [`Interrupt::Unavailable`]: a
-    ///   tool error, on every version, that lists the fields and names the argument, so the
-    ///   model can ask the person in the conversation and call again.
-    /// - **The client can show it**: that object pre-fills the form. Each value that passes its
-    ///   field's rules becomes the field's `default`, where the version allows one
-    ///   (2025-06-18: booleans only). The person's answer is what counts.
-    ///
-    /// The answer's [`Attempt`](crate::retry::Attempt) says it came from the arguments.
-    ///
-    /// The arguments are the call's own, as they arrived. List the question's key in the tool's
-    /// `inputSchema` ([`input_schema`](super::input_schema)) rather than in a `Parameters`
-    /// type, so that a malformed answer meets the form's rules instead of `Parameters`' own
-    /// error.
-    pub fn or_arguments(mut self) -> Self {
-        self.core.arguments = true;
-        self
-    }
-
-    /// Sends progress every `interval` while a live request waits (see
-    /// [`Ask::with_keep_alive`]).
-    pub fn keep_alive(mut self, interval: Duration) -> Self {
-        self.core.keep_alive = Some(interval);
-        self
-    }
+    form_settings!();
+    live_settings!();
 }
 
 impl<T: Elicit> Asking for FormQuestion<'_, T> {
@@ -465,31 +479,8 @@ impl<'a> SchemaQuestion<'a> {
         }
     }
 
-    /// Asks again as `policy` allows (see [`FormQuestion::retrying`]).
-    pub fn retrying(mut self, policy: RetryPolicy) -> Self {
-        self.core.policy = policy;
-        self
-    }
-
-    /// Gives up on a live request after `timeout` (before 2026-07-28).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.core.timeout = Some(timeout);
-        self
-    }
-
-    /// Takes the answer from the call's arguments when the client cannot show the question,
-    /// and pre-fills it from them when it can (see [`FormQuestion::or_arguments`]).
-    pub fn or_arguments(mut self) -> Self {
-        self.core.arguments = true;
-        self
-    }
-
-    /// Sends progress every `interval` while a live request waits (see
-    /// [`Ask::with_keep_alive`]).
-    pub fn keep_alive(mut self, interval: Duration) -> Self {
-        self.core.keep_alive = Some(interval);
-        self
-    }
+    form_settings!();
+    live_settings!();
 }
 
 impl Asking for SchemaQuestion<'_> {
@@ -563,18 +554,7 @@ impl<'a> UrlQuestion<'a> {
         self
     }
 
-    /// Gives up on a live request after `timeout` (before 2026-07-28).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.core.timeout = Some(timeout);
-        self
-    }
-
-    /// Sends progress every `interval` while a live request waits (see
-    /// [`Ask::with_keep_alive`]).
-    pub fn keep_alive(mut self, interval: Duration) -> Self {
-        self.core.keep_alive = Some(interval);
-        self
-    }
+    live_settings!();
 }
 
 impl Asking for UrlQuestion<'_> {

@@ -8,8 +8,8 @@ use super::question::Asking;
 use crate::retry::Attempt;
 use crate::version::ProtocolVersion;
 
-/// Emits the event for `question`, whose last attempt is `last`, or which stopped at `stop`.
-#[cfg(feature = "tracing")]
+/// Emits the event for `question`, whose last attempt is `last`, or which stopped at `stop`;
+/// without the `tracing` feature, nothing.
 pub(super) fn question(
     question: &dyn Asking,
     version: ProtocolVersion,
@@ -17,49 +17,43 @@ pub(super) fn question(
     last: Option<&Attempt>,
     stop: Option<&Interrupt>,
 ) {
-    use crate::retry::{AnswerSource, AttemptOutcome};
+    #[cfg(not(feature = "tracing"))]
+    let _ = (question, version, round, last, stop);
+    #[cfg(feature = "tracing")]
+    {
+        use crate::retry::{AnswerSource, AttemptOutcome};
 
-    let form = question.trace_name();
-    let mode = if form == "url" { "url" } else { "form" };
-    let source = match last.map(|a| a.source) {
-        Some(AnswerSource::Arguments) => "arguments",
-        _ => "person",
-    };
-    let mut rules = String::new();
-    let outcome = match (stop, last.map(|a| (&a.outcome, a.source))) {
-        (Some(Interrupt::Unavailable(_)), _) => "unavailable",
-        (_, Some((AttemptOutcome::Accepted, AnswerSource::Arguments))) => "from_arguments",
-        (_, Some((AttemptOutcome::Accepted, _))) => "accepted",
-        (_, Some((AttemptOutcome::Declined, _))) => "declined",
-        (_, Some((AttemptOutcome::Cancelled, _))) => "cancelled",
-        (_, Some((AttemptOutcome::Invalid(error), _))) => {
-            let names: Vec<&str> = error.violations().iter().map(|v| v.rule().name()).collect();
-            rules = names.join(",");
-            "invalid"
-        }
-        _ => "failed",
-    };
-    tracing::info!(
-        target: "elicit_core::ask",
-        key = question.key(),
-        form = %form,
-        version = version.as_str(),
-        round,
-        mode,
-        source,
-        outcome,
-        rules = rules.as_str(),
-        "question answered"
-    );
-}
-
-/// Without the `tracing` feature there is nothing to emit.
-#[cfg(not(feature = "tracing"))]
-pub(super) fn question(
-    _question: &dyn Asking,
-    _version: ProtocolVersion,
-    _round: u32,
-    _last: Option<&Attempt>,
-    _stop: Option<&Interrupt>,
-) {
+        let form = question.trace_name();
+        let mode = if form == "url" { "url" } else { "form" };
+        let source = match last.map(|a| a.source) {
+            Some(AnswerSource::Arguments) => "arguments",
+            _ => "person",
+        };
+        let mut rules = String::new();
+        let outcome = match (stop, last.map(|a| (&a.outcome, a.source))) {
+            (Some(Interrupt::Unavailable(_)), _) => "unavailable",
+            (_, Some((AttemptOutcome::Accepted, AnswerSource::Arguments))) => "from_arguments",
+            (_, Some((AttemptOutcome::Accepted, _))) => "accepted",
+            (_, Some((AttemptOutcome::Declined, _))) => "declined",
+            (_, Some((AttemptOutcome::Cancelled, _))) => "cancelled",
+            (_, Some((AttemptOutcome::Invalid(error), _))) => {
+                let names: Vec<&str> = error.violations().iter().map(|v| v.rule().name()).collect();
+                rules = names.join(",");
+                "invalid"
+            }
+            _ => "failed",
+        };
+        tracing::info!(
+            target: "elicit_core::ask",
+            key = question.key(),
+            form = %form,
+            version = version.as_str(),
+            round,
+            mode,
+            source,
+            outcome,
+            rules = rules.as_str(),
+            "question answered"
+        );
+    }
 }
