@@ -17,6 +17,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==${MCP_VERSION}"
 
-cargo build --quiet -p elicit-rmcp-examples --example stdio_server --example trip_planner
+# With the workspace's features, as `cargo test --workspace` builds them: nothing is built twice.
+cargo build --quiet --workspace --examples
 "$VENV/bin/python" tests/interop/python_client.py target/debug/examples/stdio_server
 "$VENV/bin/python" tests/interop/trip_planner_client.py target/debug/examples/trip_planner

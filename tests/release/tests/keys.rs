@@ -1,7 +1,7 @@
 //! Keys reach the form's `Deserialize` as the text the client sent, on every entry point and in
 //! every build: a hand-written reader that numbers its fields in its own order reads each value
-//! into the field it names. CI runs this file in a debug build (here) and in an optimized one
-//! (`cargo test --release -p elicit-benches --test keys`).
+//! into the field it names. CI runs this file in a debug build and in an optimized one
+//! (`cargo test --release -p elicit-release-tests`).
 
 use std::fmt;
 
