@@ -177,3 +177,37 @@ fn toml_blocks_name_real_features() {
         "the README has code to run"
     );
 }
+
+/// The lines of the section under `## {heading}`, up to the next heading, without the blank
+/// lines that end it.
+fn section(text: &str, heading: &str) -> Vec<String> {
+    let mut lines: Vec<String> = text
+        .lines()
+        .skip_while(|line| *line != format!("## {heading}"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("## "))
+        .map(str::to_owned)
+        .collect();
+    while lines.last().is_some_and(|line| line.trim().is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+#[test]
+fn the_performance_section_is_short_and_gives_every_target() {
+    let lines = section(&readme(), "Performance");
+    assert!(!lines.is_empty(), "no performance section");
+    assert!(lines.len() <= 15, "{} lines", lines.len());
+    let table: Vec<&String> = lines.iter().filter(|l| l.starts_with('|')).collect();
+    // The header, its rule, and one row for each of the seven targets in `benches/README.md`.
+    assert_eq!(table.len(), 2 + 7, "{table:#?}");
+    let benches = std::fs::read_to_string(root().join("benches/README.md")).unwrap();
+    for row in &table[2..] {
+        let target = row.trim_end_matches('|').rsplit('|').next().unwrap().trim();
+        assert!(
+            benches.contains(&format!("| {target} |")),
+            "{row}: benches/README.md has no target {target}"
+        );
+    }
+}
