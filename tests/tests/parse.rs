@@ -525,6 +525,64 @@ fn malformed_json_is_a_clear_error() {
 }
 
 #[test]
+fn a_reply_cut_short_after_broken_rules_names_them_and_the_json_error() {
+    let e = errors(r#"{"action":"accept","content":{"name":"","age":0"#);
+    let found: Vec<_> = e
+        .violations()
+        .iter()
+        .map(|v| (v.property(), matches!(v.rule(), Rule::Json(_))))
+        .collect();
+    assert_eq!(
+        found,
+        [(Some("name"), false), (Some("age"), false), (None, true)],
+        "{e}"
+    );
+}
+
+#[test]
+fn violations_come_envelope_first_then_in_form_order() {
+    let e = errors(r#"{"action":"accept","content":{"age":0,"name":""},"action":"accept"}"#);
+    let found: Vec<_> = e.violations().iter().map(|v| v.property()).collect();
+    let required = ["ratio", "agree", "color", "tags", "list"].map(Some);
+    assert_eq!(found[..3], [None, Some("name"), Some("age")], "{e}");
+    assert_eq!(found[3..], required, "{e}");
+    assert_eq!(e.violations()[0].rule(), &Rule::DuplicateKey, "{e}");
+}
+
+#[test]
+fn a_url_mode_accept_skips_its_content_unread() {
+    for reply in [
+        r#"{"action":"accept","content":"not a form"}"#,
+        r#"{"content":[1,2],"action":"accept"}"#,
+    ] {
+        let read = elicit_core::UrlElicitResult::from_json(reply);
+        assert_eq!(
+            read.unwrap(),
+            elicit_core::UrlElicitResult::Accept,
+            "{reply}"
+        );
+    }
+}
+
+#[test]
+fn malformed_url_mode_replies_are_json_errors() {
+    for reply in [
+        "",
+        "{",
+        r#"{"action":"accept""#,
+        "[]",
+        "{\"action\":\"accept\"} x",
+    ] {
+        let e = elicit_core::UrlElicitResult::from_json(reply).unwrap_err();
+        let rules: Vec<_> = e.violations().iter().map(|v| v.rule()).collect();
+        assert!(
+            matches!(rules.last(), Some(Rule::Json(_))),
+            "{reply}: {rules:?}"
+        );
+    }
+}
+
+#[test]
 fn from_value_applies_the_same_rules() {
     let mut bad = valid();
     bad["age"] = json!("30");

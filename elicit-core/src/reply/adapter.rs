@@ -230,10 +230,6 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
             None => self.inner.next_value_seed(seed),
         }
     }
-
-    fn size_hint(&self) -> Option<usize> {
-        self.inner.size_hint()
-    }
 }
 
 /// Reads a key as text, matches it to its property, and hands the same text to the target's

@@ -271,10 +271,6 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
         }
         Ok(read)
     }
-
-    fn size_hint(&self) -> Option<usize> {
-        self.inner.size_hint()
-    }
 }
 
 /// A seed whose value is read through [`Checked`] against `target`.

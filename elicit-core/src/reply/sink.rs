@@ -84,12 +84,13 @@ impl<'s> Sink<'s> {
     }
 }
 
-/// Sorts violations envelope first, then content-wide ones, then by property as declared.
+/// Sorts violations of the reply or of the content as a whole first (one list never holds
+/// both: a broken envelope or content that is not an object stops the read), then by property
+/// as declared.
 pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violation]) {
     violations.sort_by_key(|v| match v.property() {
-        None if *v.location() == Location::Content => 1,
         None => 0,
-        Some(name) => schema.position(name).map_or(usize::MAX, |i| i + 2),
+        Some(name) => schema.position(name).map_or(usize::MAX, |i| i + 1),
     });
 }
 
