@@ -1,4 +1,5 @@
-//! Server-side rules MCP cannot express: `#[elicit(validate = ..)]` on fields and structs.
+//! Rules MCP cannot express: `#[elicit(validate = ..)]` on fields and structs, and a form's own
+//! `Deserialize` refusing a value its schema allows.
 
 use elicit_core::schema::Bound;
 use elicit_core::{Elicit, ElicitResult, Invalid, Location, Rule};
@@ -125,4 +126,82 @@ fn rules_never_reach_the_schema() {
         "{schema}"
     );
     elicit_tests::assert_type_conforms::<Stay>();
+}
+
+/// How many in your party? (Tables seat two.)
+#[derive(Debug, PartialEq, JsonSchema, Elicit)]
+struct Party {
+    name: String,
+    seats: u32,
+}
+
+/// Seats, read by `Party`'s own reader: an odd number, which the schema (an integer) allows, is
+/// refused as it is read.
+struct Even(u32);
+
+impl<'de> Deserialize<'de> for Even {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Even, D::Error> {
+        match u32::deserialize(d)? {
+            n if n % 2 == 0 => Ok(Even(n)),
+            _ => Err(serde::de::Error::custom("must be even")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Party {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Party, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = Party;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a party")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Party, A::Error> {
+                let (mut name, mut seats) = (None, None);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "name" => name = Some(map.next_value()?),
+                        "seats" => seats = Some(map.next_value::<Even>()?.0),
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                let missing = serde::de::Error::missing_field;
+                Ok(Party {
+                    name: name.ok_or_else(|| missing("name"))?,
+                    seats: seats.ok_or_else(|| missing("seats"))?,
+                })
+            }
+        }
+        d.deserialize_map(Fields)
+    }
+}
+
+#[test]
+fn a_value_the_schema_allows_and_the_type_refuses_is_named_by_its_property() {
+    let reply = r#"{"action":"accept","content":{"name":"Ada","seats":3}}"#;
+    let value: serde_json::Value = serde_json::from_str(reply).unwrap();
+    for error in [
+        ElicitResult::<Party>::from_json(reply).unwrap_err(),
+        ElicitResult::<Party>::from_value(&value).unwrap_err(),
+    ] {
+        let [violation] = error.violations() else {
+            panic!("{error}");
+        };
+        assert_eq!(violation.location(), &Location::Property("seats".into()));
+        assert!(
+            matches!(violation.rule(), Rule::Deserialize(m) if m.contains("must be even")),
+            "{error}"
+        );
+    }
+    let read = ElicitResult::<Party>::from_json(&reply.replace('3', "4")).unwrap();
+    let expected = Party {
+        name: "Ada".into(),
+        seats: 4,
+    };
+    assert_eq!(read, ElicitResult::Accept(expected));
 }
