@@ -649,4 +649,15 @@ fn request_and_result_conversions_both_ways() {
     assert_eq!(wire["requestState"], "s");
     // rmcp writes an empty `elicitationId` on 2026-07-28, where the protocol has none.
     assert_eq!(wire["inputRequests"]["b"]["params"]["elicitationId"], "");
+
+    // A form whose rule rmcp's model cannot hold is refused, not sent without it.
+    let zip = RequestedSchema::from_value(
+        json!({"type": "object", "properties": {"zip": {"type": "string", "pattern": "^x$"}}}),
+    )
+    .unwrap();
+    let mut requests = InputRequests::new();
+    requests.form("zip", &FormRequest::new("ZIP?", &zip));
+    let error = InputRequiredResult::try_from(&InputRequired::new(requests)).unwrap_err();
+    assert!(error.to_string().contains("input request `zip`"), "{error}");
+    assert!(error.to_string().contains("has `pattern`"), "{error}");
 }

@@ -203,6 +203,8 @@ impl Ask {
                 return self.answer_from_arguments(question, &params, attempts, read, missing);
             }
             if version.has_input_requests() {
+                // Refused here as a live request's is when sent: a form rmcp cannot carry whole.
+                params.to_rmcp()?;
                 let mut inner = self.lock();
                 if inner.pending.get(key).is_none() {
                     params.add_to(key, &mut inner.pending);

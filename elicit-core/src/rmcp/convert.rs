@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
+use crate::protocol::client::ElicitRequest;
 use crate::protocol::request::FormRequest;
 use crate::protocol::round_trip::{InputRequests, InputRequired, InputResponses};
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
@@ -222,11 +223,22 @@ impl From<UrlElicitResult> for m::ElicitResult {
 impl TryFrom<&InputRequests> for m::InputRequests {
     type Error = Unrepresentable;
 
+    /// Each entry is read as the elicitation request it is, then written in rmcp's model; a
+    /// form with a rule that model cannot hold is refused, not sent without the rule.
     fn try_from(requests: &InputRequests) -> Result<Self, Unrepresentable> {
         let mut out = BTreeMap::new();
         for (key, entry) in requests.entries() {
-            let request: m::InputRequest = serde_json::from_value(entry.clone())
-                .map_err(|e| Unrepresentable(format!("input request `{key}`: {e}")))?;
+            let fail =
+                |e: &dyn fmt::Display| Unrepresentable(format!("input request `{key}`: {e}"));
+            let params = match ElicitRequest::from_jsonrpc(entry, ProtocolVersion::V2026_07_28)
+                .map_err(|e| fail(&e))?
+            {
+                ElicitRequest::Form(form) => {
+                    m::ElicitRequestParams::try_from(&form).map_err(|e| fail(&e))?
+                }
+                ElicitRequest::Url(url) => m::ElicitRequestParams::from(&url),
+            };
+            let request = m::InputRequest::Elicitation(m::Request::new(params));
             out.insert(key.clone(), request);
         }
         Ok(out)

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::ask::Ask;
 use super::asked::{Asked, Interrupt};
 use super::question::Params;
-use crate::protocol::request::FormRequest;
+use crate::protocol::client::ElicitRequest;
 use crate::protocol::round_trip::{InputRequired, InputResponses};
 use crate::protocol::url_mode::UrlRequest;
 use crate::version::ProtocolVersion;
@@ -108,6 +108,7 @@ impl Ask {
         for (key, entry) in required.requests().entries() {
             let params = written_for(key, entry, version)?;
             self.check_capability(params.mode(), version)?;
+            params.to_rmcp()?;
             out.push((key.clone(), params));
         }
         Ok(out)
@@ -123,20 +124,18 @@ fn written_for(key: &str, entry: &Value, version: ProtocolVersion) -> Result<Par
             None,
         ))
     };
-    let params: m::ElicitRequestParams =
-        serde_json::from_value(entry.get("params").cloned().unwrap_or(Value::Null))
-            .map_err(|e| malformed(&e))?;
-    match &params {
-        m::ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
-            UrlRequest::new(version, message.clone(), url.clone(), key.to_owned())
+    match ElicitRequest::from_jsonrpc(entry, ProtocolVersion::V2026_07_28)
+        .map_err(|e| malformed(&e))?
+    {
+        ElicitRequest::Url(url) => {
+            let (message, url) = (url.message().to_owned(), url.url().to_owned());
+            UrlRequest::new(version, message, url, key.to_owned())
                 .map(Params::Url)
                 .map_err(Interrupt::Url)
         }
-        _ => {
-            let form = FormRequest::try_from(&params).map_err(|e| malformed(&e))?;
-            form.with_version(version)
-                .map(Params::Form)
-                .map_err(|e| Interrupt::Peer(super::peer::PeerElicitError::Schema(e)))
-        }
+        ElicitRequest::Form(form) => form
+            .with_version(version)
+            .map(Params::Form)
+            .map_err(|e| Interrupt::Peer(super::peer::PeerElicitError::Schema(e))),
     }
 }

@@ -54,6 +54,7 @@ pub struct Pick {
 
 pub const OPEN: &str = "Open it now?";
 pub const SIZE: &str = "Which size?";
+pub const ZIP: &str = "Your ZIP code?";
 pub const TRIP: &str = "Where would you like to go?";
 pub const EXTRAS: &str = "A week or more: a few extras";
 pub const DIET: &str = "Anything you can't eat?";
@@ -238,6 +239,35 @@ async fn sized(ask: &Ask) -> Asked<CallToolResult> {
     .await
 }
 
+/// A run-time schema with a rule rmcp's schema model cannot hold: a `pattern`.
+fn zip_schema() -> elicit_core::RequestedSchema {
+    elicit_core::RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": {"zip": {"type": "string", "pattern": "^[0-9]{5}$"}},
+        "required": ["zip"]
+    }))
+    .unwrap()
+}
+
+/// Asks for the form of [`zip_schema`], in the `run` style and in the `rounds` style.
+async fn patterned(ask: &Ask, rounds: bool) -> Asked<CallToolResult> {
+    let schema = zip_schema();
+    if rounds {
+        return ask
+            .rounds(|_| async {
+                let mut requests = InputRequests::new();
+                requests.form("zip", &elicit_core::FormRequest::new(ZIP, &schema));
+                Ok(Round::Ask(InputRequired::new(requests)))
+            })
+            .await;
+    }
+    ask.run(async {
+        let answer = ask.schema("zip", ZIP, &schema).await?;
+        Ok(json_result(json!({"zip": answer})))
+    })
+    .await
+}
+
 /// `plan` with both questions answered from the arguments when the client cannot show them,
 /// and pre-filled from them when it can; with each question's attempts.
 async fn plan_args(ask: &Ask) -> Asked<CallToolResult> {
@@ -380,6 +410,8 @@ impl ServerHandler for Server {
                 pick(&ask, repos).await.into_response()
             }
             "sized" => sized(&ask).await.into_response(),
+            "patterned" => patterned(&ask, false).await.into_response(),
+            "rounds_patterned" => patterned(&ask, true).await.into_response(),
             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         }
     }
