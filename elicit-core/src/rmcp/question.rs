@@ -64,7 +64,9 @@ impl Ask {
     }
 
     /// Asks for the form of a schema built or received at run time, under `key`. The answer is
-    /// its [`Content`](crate::Content), validated against the schema.
+    /// its [`Content`](crate::Content), validated against the schema. A schema with a rule
+    /// rmcp's schema model cannot carry (`pattern`, an exclusive bound) ends the call with an
+    /// error on every version, before anything is sent.
     pub fn schema<'a>(
         &'a self,
         key: impl Into<String>,
