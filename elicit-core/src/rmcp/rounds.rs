@@ -98,7 +98,8 @@ impl Ask {
     }
 
     /// Each request of `required`, written for `version`, after checking the client declared
-    /// its mode.
+    /// its mode and rmcp can carry it: all of a round's requests are checked before any is
+    /// sent, so no one answers a question whose round cannot finish.
     fn requests_for(
         &self,
         required: &InputRequired,
