@@ -255,7 +255,9 @@ async fn patterned(ask: &Ask, rounds: bool) -> Asked<CallToolResult> {
     if rounds {
         return ask
             .rounds(|_| async {
+                // A form that can be sent comes first: it must not be sent either.
                 let mut requests = InputRequests::new();
+                requests.elicit::<Trip>("trip");
                 requests.form("zip", &elicit_core::FormRequest::new(ZIP, &schema));
                 Ok(Round::Ask(InputRequired::new(requests)))
             })
