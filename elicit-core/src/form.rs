@@ -168,7 +168,7 @@ impl<T: Elicit> Form<T> {
     }
 
     /// The message shown with the form.
-    #[cfg(feature = "rmcp")]
+    #[cfg(feature = "ask")]
     pub(crate) fn message_text(&self) -> &str {
         &self.message
     }

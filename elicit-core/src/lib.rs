@@ -3,6 +3,9 @@
 // docs.rs (`--cfg docsrs`, nightly) labels each item gated behind a feature with that feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "ask")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ask")))]
+pub mod ask;
 mod confirm;
 mod custom;
 mod elicit;
@@ -36,7 +39,7 @@ pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
 pub use form::Form;
 pub use limits::Limits;
 pub use protocol::client;
-pub use protocol::jsonrpc::RequestId;
+pub use protocol::jsonrpc::{RequestId, RpcError};
 pub use protocol::request::FormRequest;
 pub use protocol::round_trip::{InputRequests, InputRequired, InputResponse, InputResponses};
 pub use protocol::url_mode::{

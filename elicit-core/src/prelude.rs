@@ -16,14 +16,13 @@
 //!
 //! The crate's `InputRequests`, `InputResponses`, `ProtocolVersion` and `RequestId` are left
 //! out for the same reason: rmcp's model has types of those names. Tools written with
-//! `Ask` (feature `rmcp`) do not need them.
+//! [`Ask`], the one way to ask (feature `ask`, turned on by each SDK's
+//! feature), do not need them.
 
+#[cfg(feature = "ask")]
+pub use crate::ask::{Ask, Asked, Interrupt, StateKey};
 pub use crate::retry::RetryPolicy;
-#[cfg(feature = "rmcp")]
-pub use crate::rmcp::{Ask, Asked, ElicitPeerExt, Interrupt, Round, StateKey};
-pub use crate::{
-    Confirm, ElicitError, ElicitResult, Form, InputRequired, InputResponse, UrlElicitResult,
-};
+pub use crate::{Confirm, ElicitError, ElicitResult, Form, UrlElicitResult};
 
 /// `#[derive(Elicit)]`, and the trait it implements.
 pub use crate::Elicit;

@@ -11,7 +11,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use crate::error::ElicitError;
-use crate::result::ElicitResult;
+use crate::result::{ElicitAction, ElicitResult};
 use crate::schema::RequestedSchema;
 
 /// How many times to ask again.
@@ -291,10 +291,15 @@ impl Attempts {
 impl AttemptOutcome {
     /// The outcome of one parsed answer.
     pub fn of<T>(answer: &Result<ElicitResult<T>, ElicitError>) -> Self {
-        match answer {
-            Ok(ElicitResult::Accept(_)) => AttemptOutcome::Accepted,
-            Ok(ElicitResult::Decline) => AttemptOutcome::Declined,
-            Ok(ElicitResult::Cancel) => AttemptOutcome::Cancelled,
+        Self::from_action(answer.as_ref().map(ElicitResult::action))
+    }
+
+    /// The outcome of an answer whose action is `action`, or that was refused.
+    pub(crate) fn from_action(action: Result<ElicitAction, &ElicitError>) -> Self {
+        match action {
+            Ok(ElicitAction::Accept) => AttemptOutcome::Accepted,
+            Ok(ElicitAction::Decline) => AttemptOutcome::Declined,
+            Ok(ElicitAction::Cancel) => AttemptOutcome::Cancelled,
             Err(error) => AttemptOutcome::Invalid(error.clone()),
         }
     }

@@ -93,6 +93,10 @@ impl fmt::Display for ProtocolVersion {
 pub struct UnknownVersion(String);
 
 impl UnknownVersion {
+    pub(crate) fn new(version: &str) -> Self {
+        UnknownVersion(version.to_owned())
+    }
+
     /// The version string as it was given.
     #[must_use]
     pub fn as_str(&self) -> &str {
@@ -100,8 +104,23 @@ impl UnknownVersion {
     }
 }
 
+/// Protocol versions before elicitation: a client on one cannot show forms.
+const BEFORE_ELICITATION: [&str; 2] = ["2024-11-05", "2025-03-26"];
+
+/// Whether `version` is a protocol version that predates elicitation (2024-11-05, 2025-03-26).
+pub(crate) fn predates_elicitation(version: &str) -> bool {
+    BEFORE_ELICITATION.contains(&version)
+}
+
 impl fmt::Display for UnknownVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if predates_elicitation(&self.0) {
+            return write!(
+                f,
+                "MCP protocol version {:?} predates elicitation (2025-06-18)",
+                self.0
+            );
+        }
         write!(
             f,
             "unknown MCP protocol version {:?}; known: 2025-06-18, 2025-11-25, 2026-07-28",

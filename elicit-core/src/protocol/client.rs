@@ -184,6 +184,25 @@ impl UrlElicitationRequired<'static> {
     }
 }
 
+/// The two modes of elicitation a client may declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ElicitMode {
+    /// A form, with a `requestedSchema`.
+    Form,
+    /// A page the user opens (URL mode).
+    Url,
+}
+
+impl std::fmt::Display for ElicitMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ElicitMode::Form => "form",
+            ElicitMode::Url => "URL",
+        })
+    }
+}
+
 /// The elicitation capability a client declares in `capabilities.elicitation`: which modes it
 /// can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,12 +249,30 @@ impl ElicitationCapability {
         let modes = value
             .as_object()
             .ok_or_else(|| shape("`elicitation` must be a JSON object"))?;
-        let (form, url) = (modes.contains_key("form"), modes.contains_key("url"));
-        Ok(if !form && !url {
+        Ok(Self::declared(
+            modes.contains_key("form"),
+            modes.contains_key("url"),
+        ))
+    }
+
+    /// The capability of a client that declared the `form` and `url` keys it did: none at all
+    /// (`{"elicitation":{}}`) means forms only, for clients written before modes existed.
+    #[must_use]
+    pub fn declared(form: bool, url: bool) -> Self {
+        if !form && !url {
             ElicitationCapability::FORM
         } else {
             ElicitationCapability { form, url }
-        })
+        }
+    }
+
+    /// Whether the client can show a request of `mode`.
+    #[must_use]
+    pub fn supports(self, mode: ElicitMode) -> bool {
+        match mode {
+            ElicitMode::Form => self.form,
+            ElicitMode::Url => self.url,
+        }
     }
 
     /// Whether a server may send `request` to this client.

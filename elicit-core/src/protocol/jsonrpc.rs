@@ -46,3 +46,66 @@ pub(crate) fn notification(method: &str, params: impl Serialize) -> Value {
 pub(crate) fn to_value(value: impl Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
+
+/// A JSON-RPC error object, `{"code", "message", "data"?}`: how a call ends when the server
+/// refuses the request or the tool fails, rather than with a tool result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    /// The error code.
+    pub code: i32,
+    /// What went wrong, in one line.
+    pub message: String,
+    /// More about it.
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    /// `-32602`: the request's params were refused.
+    pub const INVALID_PARAMS: i32 = -32602;
+    /// `-32603`: the server failed.
+    pub const INTERNAL_ERROR: i32 = -32603;
+    /// `-32021` (2026-07-28): the request needs a capability the client did not declare.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
+
+    /// An error with `code` and `message`, and no data.
+    #[must_use]
+    pub fn new(code: i32, message: impl Into<String>) -> Self {
+        RpcError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// `-32603` with `message`.
+    #[must_use]
+    pub fn internal(message: impl Into<String>) -> Self {
+        RpcError::new(Self::INTERNAL_ERROR, message)
+    }
+
+    /// `-32602` with `message`.
+    #[must_use]
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        RpcError::new(Self::INVALID_PARAMS, message)
+    }
+
+    /// `-32021`, with `{"requiredCapabilities": required}` as its data.
+    #[must_use]
+    pub fn missing_capability(required: Value) -> Self {
+        RpcError {
+            data: Some(json!({ "requiredCapabilities": required })),
+            ..RpcError::new(
+                Self::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                "Missing required client capability",
+            )
+        }
+    }
+}
+
+impl std::fmt::Display for RpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for RpcError {}

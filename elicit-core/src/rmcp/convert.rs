@@ -322,11 +322,13 @@ impl InputResponses {
     }
 }
 
-/// rmcp's version as this crate's: the newest one it knows that is not newer. A version older
-/// than elicitation reads as 2025-06-18, the first that has it.
-impl From<m::ProtocolVersion> for ProtocolVersion {
-    fn from(version: m::ProtocolVersion) -> Self {
-        super::peer::negotiated_version(version.as_str()).unwrap_or(ProtocolVersion::V2025_06_18)
+/// rmcp's version as this crate's, exactly: a version without elicitation (2024-11-05,
+/// 2025-03-26) or one this crate does not know is refused.
+impl TryFrom<m::ProtocolVersion> for ProtocolVersion {
+    type Error = crate::UnknownVersion;
+
+    fn try_from(version: m::ProtocolVersion) -> Result<Self, Self::Error> {
+        version.as_str().parse()
     }
 }
 

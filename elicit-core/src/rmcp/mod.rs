@@ -1,17 +1,13 @@
 //! Integration with rmcp, the official Rust MCP SDK (feature `rmcp`, rmcp 3.11 or later).
 //!
+//! The adapter of the [ask engine](crate::ask) for rmcp:
+//!
 //! - [`Ask`]: a tool's typed questions in straight-line code that works on every protocol
 //!   version. Before 2026-07-28 each question is a live `elicitation/create`; on 2026-07-28,
 //!   where a server cannot send requests mid-call, each is a round of `InputRequiredResult`
 //!   and retry, with the answers so far sealed in `requestState` ([`StateKey`]). A `#[tool]`
-//!   function takes it as an argument; a hand-written `call_tool` builds one with
-//!   [`Ask::new`]. [`Ask::rounds`] runs a handler written the 2026-07-28 way on older
-//!   connections too.
-//! - [`ElicitPeerExt::elicit_typed`] on a server's `Peer<RoleServer>`: one live request (before
-//!   2026-07-28), with the client's capabilities checked, `T`'s schema for the negotiated
-//!   version, and a validated `ElicitResult<T>`. rmcp's own `Peer::elicit` sends a schema from
-//!   the type but never checks the reply against it.
-//!   [`ElicitPeerExt::elicit_typed_retrying`] runs the [retry loop](crate::retry).
+//!   function takes it as an argument, served through [`keep_arguments`]; a hand-written
+//!   `call_tool` builds one with [`Ask::new`]. It is the one way to ask.
 //! - Conversions between this crate's schema, request and result types and rmcp's model types,
 //!   both ways, and between the 2026-07-28 multi-round-trip types (`InputRequests`,
 //!   `InputRequired`, `InputResponses`) and rmcp's.
@@ -52,17 +48,18 @@
 //!     }
 //! }
 //!
-//! #[tool_handler]
+//! #[tool_handler(router = elicit_core::rmcp::keep_arguments(Self::tool_router()))]
 //! impl rmcp::ServerHandler for TripPlanner {}
 //! # fn main() {}
 //! ```
 //!
-//! `Ask` reads the call's arguments: list it before rmcp's `Parameters`, which takes them, or
-//! serve the tools with `#[tool_handler(router = elicit_core::rmcp::keep_arguments(Self::tool_router()))]`
-//! ([`keep_arguments`]), which keeps them for `Ask` whatever the order. Where `Ask` finds none
-//! for a tool that takes some, the call fails on every version with an error that says so,
-//! rather than bind the sealed state to arguments it did not see. A question awaited outside
-//! [`Ask::run`] is refused on every version with [`Interrupt::OutsideRun`].
+//! `Ask` reads the call's arguments: serve the tools with
+//! `#[tool_handler(router = elicit_core::rmcp::keep_arguments(Self::tool_router()))]`
+//! ([`keep_arguments`]), which keeps them for `Ask` whatever the order of the extractors
+//! (rmcp's `Parameters` takes them), and reads a call without `arguments` as `{}`. Where `Ask`
+//! finds none for a tool that takes some, the call fails on every version with an error that
+//! says so, rather than bind the sealed state to arguments it did not see. A question awaited
+//! outside [`Ask::run`] is refused on every version with [`Interrupt::OutsideRun`].
 //!
 //! **Retrying.** Without a policy a question is asked once: a cancel is the answer, and content
 //! that breaks the form's rules ends the call with a tool error. [`Ask::with_retry`] gives every
@@ -118,28 +115,21 @@
 //! Where a file imports both globs, one explicit `use elicit_core::ElicitResult;` names this
 //! crate's (an explicit import takes precedence over both globs).
 
-mod answer;
-mod ask;
-mod asked;
 mod convert;
 mod extract;
-mod peer;
-mod question;
-mod rounds;
-mod seal;
-mod state;
+mod port;
+mod response;
 #[cfg(feature = "test-util")]
 #[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
 pub mod test_util;
-mod trace;
-mod unavailable;
 
-pub use ask::{Ask, DEFAULT_KEEP_ALIVE, DEFAULT_MAX_ROUNDS};
-pub use asked::{Asked, ElicitMode, Interrupt};
 pub use convert::Unrepresentable;
 pub use extract::{KeepArguments, keep_arguments};
-pub use peer::{ElicitOptions, ElicitPeerExt, PeerElicitError, negotiated_version};
-pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
-pub use rounds::Round;
-pub use state::{DEFAULT_TTL, StateError, StateKey, StateKeyError};
-pub use unavailable::{Unavailable, input_schema};
+
+/// The engine's names, where rmcp users look for them: the same items as in
+/// [`elicit_core::ask`](crate::ask).
+pub use crate::ask::{
+    Ask, Asked, DEFAULT_KEEP_ALIVE, DEFAULT_MAX_ROUNDS, DEFAULT_TTL, ElicitMode, FormQuestion,
+    Interrupt, MemoryGuard, Question, Questions, ReplayGuard, SchemaQuestion, StateError, StateKey,
+    StateKeyError, Unavailable, UrlQuestion, input_schema,
+};

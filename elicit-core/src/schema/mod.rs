@@ -366,6 +366,15 @@ impl Kind {
         }
     }
 
+    /// The choices of a single- or multi-select, to change.
+    pub(crate) fn choices_mut(&mut self) -> Option<&mut Vec<Choice>> {
+        match self {
+            Kind::Select(r) => Some(&mut r.choices),
+            Kind::MultiSelect(r) => Some(&mut r.choices),
+            _ => None,
+        }
+    }
+
     /// Whether the kind carries a `default`.
     pub fn has_default(&self) -> bool {
         match self {

@@ -157,7 +157,7 @@ async fn choose_table(ask: &Ask, tables: Vec<String>) -> Asked<CallToolResult> {
     ask.run(async {
         let form = Form::<TableChoice>::new()
             .choices("table", tables)
-            .map_err(|e| Interrupt::Error(ErrorData::invalid_params(e.to_string(), None)))?;
+            .map_err(|e| Interrupt::from(ErrorData::invalid_params(e.to_string(), None)))?;
         let choice = ask.form_with("table", &form).await?;
         let ElicitResult::Accept(picked) = &choice else {
             return wire(&choice);

@@ -213,7 +213,7 @@ async fn a_key_shorter_than_32_bytes_is_refused_at_start() {
     assert!(stderr.contains("too short"), "{stderr}");
 }
 
-/// A person who takes 900 ms, on 2025-11-25.
+/// A person who takes 2.5 s, on 2025-11-25.
 #[derive(Clone)]
 struct Slow;
 
@@ -229,7 +229,7 @@ impl ClientHandler for Slow {
         _request: ElicitRequestParams,
         _context: rmcp::service::RequestContext<RoleClient>,
     ) -> Result<rmcp::model::ElicitResult, ErrorData> {
-        tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+        tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
         Ok(serde_json::from_value(
             json!({"action": "accept", "content": {"city": "Lisbon", "nights": 3}}),
         )
@@ -237,13 +237,14 @@ impl ClientHandler for Slow {
     }
 }
 
-/// `TRIP_PLANNER_KEEP_ALIVE_MS` keeps a live request open for a client whose timeout (300 ms,
-/// reset by progress) is shorter than the person's answer; without it the call times out.
+/// `TRIP_PLANNER_KEEP_ALIVE_MS` keeps a live request open for a client whose timeout (1.5 s,
+/// reset by progress) is shorter than the person's answer (2.5 s); without it the call times
+/// out. (Keep-alive is never more often than once a second.)
 #[tokio::test]
 async fn the_keep_alive_interval_comes_from_the_environment() {
     use rmcp::service::PeerRequestOptions;
 
-    for interval in [Some("100"), None] {
+    for interval in [Some("1000"), None] {
         let mut command = tokio::process::Command::new(example("trip_planner"));
         match interval {
             Some(ms) => command.env("TRIP_PLANNER_KEEP_ALIVE_MS", ms),
@@ -254,7 +255,7 @@ async fn the_keep_alive_interval_comes_from_the_environment() {
             .await
             .expect("the client connects");
         let mut options = PeerRequestOptions::no_options();
-        options.timeout = Some(std::time::Duration::from_millis(300));
+        options.timeout = Some(std::time::Duration::from_millis(1500));
         options.reset_timeout_on_progress = true;
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(
             CallToolRequestParams::new("plan_trip"),

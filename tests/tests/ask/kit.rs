@@ -205,10 +205,10 @@ async fn a_person_who_takes_a_while_and_the_progress_received() {
 fn versions_of_either_crate_and_answers() {
     let rmcp_version = rmcp::model::ProtocolVersion::V_2025_06_18;
     assert_eq!(
-        ScriptedClient::new(rmcp_version).version(),
+        ScriptedClient::on(rmcp_version.as_str()).unwrap().version(),
         ProtocolVersion::V2025_06_18
     );
-    let newest = ScriptedClient::new(rmcp::model::ProtocolVersion::V_2026_07_28);
+    let newest = ScriptedClient::on(rmcp::model::ProtocolVersion::V_2026_07_28.as_str()).unwrap();
     assert_eq!(newest.version(), ProtocolVersion::V2026_07_28);
     // Sent exactly as given.
     let answer = Answer::accept(json!({"name": 7, "extra": true}));

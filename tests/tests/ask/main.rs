@@ -5,7 +5,6 @@ mod fallback;
 mod flows;
 mod kit;
 mod misuse;
-mod rounds;
 mod runtime;
 mod server;
 mod state;

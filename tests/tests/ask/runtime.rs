@@ -122,7 +122,7 @@ async fn a_run_time_schema_is_answered_as_content_on_every_version() {
 #[tokio::test]
 async fn a_rule_rmcp_cannot_send_ends_the_call_on_every_version() {
     for version in ProtocolVersion::ALL {
-        for tool in ["patterned", "rounds_patterned"] {
+        for tool in ["patterned"] {
             let client = ScriptedClient::new(version).answer(accept(json!({"zip": "x"})));
             let outcome = client
                 .call_tool(Server::new(), tool, json!({}))

@@ -4,10 +4,9 @@
 use std::sync::{Arc, Mutex};
 
 use elicit_core::ElicitResult;
+use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::rmcp::Round;
 use elicit_core::rmcp::test_util::{Answer, Outcome};
-use elicit_core::{InputRequests, ProtocolVersion};
 use rmcp::ServerHandler;
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
@@ -189,29 +188,6 @@ async fn endless(ask: &Ask) -> Asked<CallToolResult> {
     .await
 }
 
-/// A handler written for 2026-07-28: it reads `inputResponses` and returns `InputRequired`.
-async fn rounds_style(ask: &Ask, endless: bool) -> Asked<CallToolResult> {
-    ask.rounds(|responses| async move {
-        let seen_state = responses.request_state().map(str::to_owned);
-        match responses.elicit::<Trip>("trip") {
-            Ok(elicit_core::InputResponse::Answered(trip)) if !endless => Ok(Round::Done(
-                json_result(json!({"trip": trip, "state": seen_state})),
-            )),
-            Ok(_) => {
-                let mut requests = InputRequests::new();
-                requests.elicit::<Trip>("trip");
-                Ok(Round::Ask(
-                    InputRequired::new(requests).with_request_state("handler-state"),
-                ))
-            }
-            Err(e) => Ok(Round::Done(CallToolResult::error(vec![
-                ContentBlock::text(e.to_string()),
-            ]))),
-        }
-    })
-    .await
-}
-
 /// Run-time choices from the call's `repos` argument, then a confirmation.
 async fn pick(ask: &Ask, repos: Vec<String>) -> Asked<CallToolResult> {
     ask.run(async {
@@ -249,20 +225,9 @@ fn zip_schema() -> elicit_core::RequestedSchema {
     .unwrap()
 }
 
-/// Asks for the form of [`zip_schema`], in the `run` style and in the `rounds` style.
-async fn patterned(ask: &Ask, rounds: bool) -> Asked<CallToolResult> {
+/// Asks for the form of [`zip_schema`].
+async fn patterned(ask: &Ask) -> Asked<CallToolResult> {
     let schema = zip_schema();
-    if rounds {
-        return ask
-            .rounds(|_| async {
-                // A form that can be sent comes first: it must not be sent either.
-                let mut requests = InputRequests::new();
-                requests.elicit::<Trip>("trip");
-                requests.form("zip", &elicit_core::FormRequest::new(ZIP, &schema));
-                Ok(Round::Ask(InputRequired::new(requests)))
-            })
-            .await;
-    }
     ask.run(async {
         let answer = ask.schema("zip", ZIP, &schema).await?;
         Ok(json_result(json!({"zip": answer})))
@@ -322,12 +287,12 @@ async fn reworded(ask: &Ask, message: &str) -> Asked<CallToolResult> {
     .await
 }
 
-/// A trip question that keeps its own call alive every 100 ms.
+/// A trip question that keeps its own call alive every second.
 async fn keep_question(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async {
         let trip = ask
             .form::<Trip>("trip")
-            .keep_alive(std::time::Duration::from_millis(100))
+            .keep_alive(std::time::Duration::from_secs(1))
             .await?;
         Ok(json_result(json!({"trip": trip})))
     })
@@ -400,8 +365,6 @@ impl ServerHandler for Server {
             "connect" => connect(&ask).await.into_response(),
             "reuse" => reuse(&ask).await.into_response(),
             "endless" => endless(&ask).await.into_response(),
-            "rounds" => rounds_style(&ask, false).await.into_response(),
-            "rounds_endless" => rounds_style(&ask, true).await.into_response(),
             "pick" => {
                 let repos = request
                     .arguments
@@ -412,8 +375,7 @@ impl ServerHandler for Server {
                 pick(&ask, repos).await.into_response()
             }
             "sized" => sized(&ask).await.into_response(),
-            "patterned" => patterned(&ask, false).await.into_response(),
-            "rounds_patterned" => patterned(&ask, true).await.into_response(),
+            "patterned" => patterned(&ask).await.into_response(),
             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         }
     }

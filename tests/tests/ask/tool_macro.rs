@@ -108,11 +108,16 @@ async fn parameters_before_ask_fails_on_its_first_call_on_every_version() {
             .await
         {
             Err(TestError::Server(e)) => {
+                // One piece of advice, which fits whatever the order of the extractors.
                 assert!(
-                    e.message.contains("List `Ask` before `Parameters`"),
+                    !e.message.contains("before `Parameters`"),
                     "{version}: {e:?}"
                 );
-                assert!(e.message.contains("keep_arguments"), "{version}: {e:?}");
+                assert!(
+                    e.message.contains("Serve the tools with")
+                        && e.message.contains("keep_arguments"),
+                    "{version}: {e:?}"
+                );
             }
             other => panic!("{version}: {other:?}"),
         }
@@ -181,18 +186,13 @@ async fn the_state_is_bound_to_the_arguments() {
 #[test]
 fn the_prelude_imports_beside_rmcp_model() {
     fn is_elicit<T: Elicit>() {}
-    fn is_peer_ext<P: ElicitPeerExt>() {}
     is_elicit::<Trip>();
-    is_peer_ext::<rmcp::Peer<rmcp::RoleServer>>();
     let names = [
         std::any::type_name::<Ask>(),
         std::any::type_name::<Asked<CallToolResult>>(),
         std::any::type_name::<Interrupt>(),
-        std::any::type_name::<Round<()>>(),
         std::any::type_name::<StateKey>(),
         std::any::type_name::<RetryPolicy>(),
-        std::any::type_name::<InputRequired>(),
-        std::any::type_name::<InputResponse<()>>(),
         std::any::type_name::<ElicitError>(),
         std::any::type_name::<ElicitResult<()>>(),
         std::any::type_name::<UrlElicitResult>(),

@@ -113,7 +113,7 @@ use client::Scripted;
 use guard::Guarded;
 use log::{Log, Script, lock};
 
-use crate::version::ProtocolVersion;
+use crate::version::{ProtocolVersion, UnknownVersion};
 
 /// How many `input_required` results a call may answer by default, as rmcp's client allows.
 pub const DEFAULT_MAX_ROUNDS: u32 = 10;
@@ -126,6 +126,8 @@ pub const DEFAULT_MAX_ROUNDS: u32 = 10;
 #[derive(Debug, Clone)]
 pub struct ScriptedClient {
     version: ProtocolVersion,
+    /// The version on the wire: `version`'s, or one before elicitation.
+    wire: m::ProtocolVersion,
     capabilities: ClientCapabilities,
     script: Script,
     max_rounds: u32,
@@ -134,14 +136,14 @@ pub struct ScriptedClient {
 
 impl ScriptedClient {
     /// A client on `version` that declares form and URL elicitation and has no answers yet.
-    /// rmcp's `ProtocolVersion` converts too.
     #[must_use]
-    pub fn new(version: impl Into<ProtocolVersion>) -> Self {
+    pub fn new(version: ProtocolVersion) -> Self {
         let elicitation = ElicitationCapability::new()
             .with_form(FormElicitationCapability::default())
             .with_url(UrlElicitationCapability::default());
         ScriptedClient {
-            version: version.into(),
+            version,
+            wire: m::ProtocolVersion::from(version),
             capabilities: ClientCapabilities::builder()
                 .enable_elicitation_with(elicitation)
                 .build(),
@@ -149,6 +151,30 @@ impl ScriptedClient {
             max_rounds: DEFAULT_MAX_ROUNDS,
             timeout: None,
         }
+    }
+
+    /// A client on the protocol version written `version`: one with elicitation, as
+    /// [`new`](ScriptedClient::new) makes, or one before it (2024-11-05, 2025-03-26), which
+    /// declares no elicitation, as such clients cannot show forms.
+    ///
+    /// # Errors
+    ///
+    /// A version this crate does not know.
+    pub fn on(version: &str) -> Result<Self, UnknownVersion> {
+        if let Ok(known) = version.parse::<ProtocolVersion>() {
+            return Ok(ScriptedClient::new(known));
+        }
+        let wire = [
+            m::ProtocolVersion::V_2024_11_05,
+            m::ProtocolVersion::V_2025_03_26,
+        ]
+        .into_iter()
+        .find(|older| older.as_str() == version)
+        .ok_or_else(|| UnknownVersion::new(version))?;
+        Ok(ScriptedClient {
+            wire,
+            ..ScriptedClient::new(ProtocolVersion::V2025_06_18).without_elicitation()
+        })
     }
 
     /// Declares no elicitation capability, as a client that cannot show forms.
@@ -197,10 +223,17 @@ impl ScriptedClient {
         self
     }
 
-    /// The protocol version the client speaks.
+    /// The protocol version the client speaks: for one before elicitation, 2025-06-18, the
+    /// first that has it (see [`wire_version`](ScriptedClient::wire_version)).
     #[must_use]
     pub fn version(&self) -> ProtocolVersion {
         self.version
+    }
+
+    /// The protocol version the client sends, as written on the wire.
+    #[must_use]
+    pub fn wire_version(&self) -> &str {
+        self.wire.as_str()
     }
 
     /// The answers not used yet.
@@ -306,6 +339,7 @@ impl ScriptedClient {
         for version in ProtocolVersion::ALL {
             let client = ScriptedClient {
                 version,
+                wire: m::ProtocolVersion::from(version),
                 script: Arc::new(Mutex::new(lock(&self.script).clone())),
                 ..self.clone()
             };
@@ -335,7 +369,7 @@ impl ScriptedClient {
                 let _ = running.waiting().await;
             }
         });
-        let wire = m::ProtocolVersion::from(self.version);
+        let wire = self.wire.clone();
         let handler = Scripted {
             log: Arc::clone(&log),
             info: ClientConfig::new(
@@ -365,7 +399,7 @@ impl ScriptedClient {
         let agreed = running
             .peer_info()
             .map(|info| info.protocol_version.as_str().to_owned());
-        if agreed.as_deref() != Some(self.version.as_str()) {
+        if agreed.as_deref() != Some(self.wire.as_str()) {
             let _ = running.cancel().await;
             server_task.abort();
             return Err(TestError::Version {

@@ -23,8 +23,13 @@ pub(super) fn question(
     {
         use crate::retry::{AnswerSource, AttemptOutcome};
 
+        use crate::protocol::client::ElicitMode;
+
         let form = question.trace_name();
-        let mode = if form == "url" { "url" } else { "form" };
+        let mode = match question.mode() {
+            ElicitMode::Url => "url",
+            _ => "form",
+        };
         let source = match last.map(|a| a.source) {
             Some(AnswerSource::Arguments) => "arguments",
             _ => "person",

@@ -1,83 +1,69 @@
 //! How a question is answered: from the replies the call has had, through the question's retry
 //! policy, then by a live request (before 2026-07-28) or as a request of this round.
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
-use ::rmcp::model::{self as m, ErrorData};
 use serde_json::{Value, json};
 
-use super::ask::Ask;
-use super::asked::{ElicitMode, Interrupt};
-use super::convert::reply_value;
-use super::question::{Asking, Params, Question, outcome};
-use super::trace;
+use super::asked::Interrupt;
+use super::port::Request;
+use super::question::{Asking, Question, outcome};
 use super::unavailable::Unavailable;
+use super::{Ask, MIN_KEEP_ALIVE, trace};
+use crate::protocol::client::ElicitMode;
+use crate::protocol::jsonrpc::RpcError;
 use crate::retry::{AnswerSource, AttemptOutcome, Attempts};
 use crate::version::ProtocolVersion;
 
 impl Ask {
-    /// Whether the client declared `mode`. Read per request: on 2026-07-28 the capabilities
-    /// travel in each request's `_meta`; before, they are the handshake's.
-    pub(crate) fn check_capability(
+    /// Whether the client can show a question of `mode`, as the stop that says it cannot.
+    fn check_capability(
         &self,
         mode: ElicitMode,
         version: ProtocolVersion,
     ) -> Result<(), Interrupt> {
-        let elicitation = self
-            .context
-            .client_capabilities()
-            .and_then(|capabilities| capabilities.elicitation);
-        let declared = elicitation.is_some_and(|e| match mode {
-            // `{"elicitation":{}}` means form mode, for clients written before modes existed.
-            ElicitMode::Form => e.form.is_some() || e.url.is_none(),
-            ElicitMode::Url => e.url.is_some(),
-        });
-        if declared {
+        if self.supports(mode) {
             Ok(())
         } else {
             Err(Interrupt::MissingCapability { mode, version })
         }
     }
 
-    /// Sends one live `elicitation/create` (before 2026-07-28) and returns the reply as JSON.
-    /// While it waits, progress goes out every `keep_alive`, naming `awaited`, when the call
-    /// carried a `progressToken`.
-    pub(crate) async fn send(
+    /// Sends one live request (before 2026-07-28) and returns the reply as JSON. While it
+    /// waits, progress goes out every `keep_alive`, naming `awaited`, when the call carried a
+    /// `progressToken`.
+    async fn send(
         &self,
-        params: &Params,
+        request: &Request,
         timeout: Option<Duration>,
         keep_alive: Duration,
         awaited: &str,
     ) -> Result<Value, Interrupt> {
-        let request = params.to_rmcp()?;
-        let create = super::peer::create(&self.context.peer, request, timeout);
-        let reply = match self.context.meta.get_progress_token() {
-            None => create.await,
-            Some(token) => {
-                let mut create = std::pin::pin!(create);
-                loop {
-                    match tokio::time::timeout(keep_alive, create.as_mut()).await {
-                        Ok(reply) => break reply,
-                        Err(_) => self.waiting(&token, awaited).await,
-                    }
+        let create = self.port.send(request, timeout);
+        let reply = if self.port.reports_progress() {
+            let mut create = std::pin::pin!(create);
+            loop {
+                match tokio::time::timeout(keep_alive.max(MIN_KEEP_ALIVE), create.as_mut()).await {
+                    Ok(reply) => break reply,
+                    Err(_) => self.waiting(awaited).await,
                 }
             }
+        } else {
+            create.await
         };
-        Ok(reply_value(&reply.map_err(Interrupt::Peer)?))
+        reply.map_err(Interrupt::Send)
     }
 
     /// One progress notification: still waiting for the person to answer `awaited`.
-    async fn waiting(&self, token: &m::ProgressToken, awaited: &str) {
+    async fn waiting(&self, awaited: &str) {
         let progress = {
             let mut inner = self.lock();
             inner.progress += 1.0;
             inner.progress
         };
         let message = format!("Waiting for the user: {awaited}");
-        let param =
-            m::ProgressNotificationParam::new(token.clone(), progress).with_message(message);
-        // A client that went away ends the request itself; a lost notification changes nothing.
-        let _ = self.context.peer.notify_progress(param).await;
+        self.port.progress(progress, message).await;
     }
 
     /// The typed answer to one question.
@@ -96,9 +82,8 @@ impl Ask {
                 key: question.asking().key().to_owned(),
                 error,
             }),
-            None => Err(Interrupt::Error(ErrorData::internal_error(
+            None => Err(Interrupt::Error(RpcError::internal(
                 "a question ended without an answer",
-                None,
             ))),
         }
     }
@@ -116,19 +101,51 @@ impl Ask {
         }
         let version = self.version()?;
         let key = question.key();
-        let kind = question.kind();
-        let fingerprint = question.fingerprint();
-        let answers = self.carried(|carried| {
-            carried
-                .register(key, &kind, &fingerprint)
-                .cloned()
-                .map_err(|first| Interrupt::KeyReused {
+        let identity = question.identity();
+        {
+            let mut inner = self.lock();
+            if let Some(change) = inner
+                .asked
+                .get(key)
+                .and_then(|first| first.change_to(&identity))
+            {
+                return Err(Interrupt::KeyReused {
                     key: key.to_owned(),
-                    first: first.to_owned(),
-                    now: kind.to_string(),
+                    change,
+                });
+            }
+            inner.asked.insert(key.to_owned(), identity.clone());
+        }
+        let mut answers = self.carried(|carried| {
+            carried
+                .register(key, &identity)
+                .cloned()
+                .map_err(|change| Interrupt::Changed {
+                    key: key.to_owned(),
+                    change,
                 })
         })?;
-        let mut attempts = Attempts::new(question.policy(), question.base_message());
+        let unclaimed = if answers.replies.is_empty() {
+            self.lock().unclaimed.remove(key)
+        } else {
+            None
+        };
+        if let Some(reply) = unclaimed {
+            answers.push(reply.clone(), None);
+            self.carried(|carried| {
+                carried.push_reply(key, reply, None);
+                Ok(())
+            })?;
+        }
+        let base = if answers.changed {
+            Cow::Owned(format!(
+                "{}\n\n(This question changed since it was answered, so it is asked again.)",
+                question.base_message()
+            ))
+        } else {
+            question.base_message()
+        };
+        let mut attempts = Attempts::new(question.policy(), base);
         if let Some(schema) = question.schema() {
             attempts = attempts.with_schema(schema);
         }
@@ -140,7 +157,7 @@ impl Ask {
             }
         }
         // A final answer from an earlier round was traced when it arrived.
-        let arrived_now = self.responses().contains_key(key);
+        let arrived_now = self.answered_now(key);
         let result = if again {
             self.ask_until_final(
                 question,
@@ -198,16 +215,19 @@ impl Ask {
             let keep = refused
                 .zip(content)
                 .map(|(error, content)| (content, error));
-            let params = question.params(version, attempts.message(), keep)?;
-            if let Err(missing) = self.check_capability(params.mode(), version) {
-                return self.answer_from_arguments(question, &params, attempts, read, missing);
+            let request = question.request(version, attempts.message(), keep)?;
+            if let Err(missing) = self.check_capability(request.mode(), version) {
+                return self.answer_from_arguments(question, &request, attempts, read, missing);
             }
+            // Refused before anything is sent, live or in a round: a form the SDK cannot
+            // carry whole.
+            self.port
+                .carries(&request)
+                .map_err(|e| Interrupt::Send(super::port::SendError::Schema(e)))?;
             if version.has_input_requests() {
-                // Refused here as a live request's is when sent: a form rmcp cannot carry whole.
-                params.to_rmcp()?;
                 let mut inner = self.lock();
                 if inner.pending.get(key).is_none() {
-                    params.add_to(key, &mut inner.pending);
+                    request.add_to(key, &mut inner.pending);
                 }
                 return Err(Interrupt::InputRequired);
             }
@@ -216,7 +236,7 @@ impl Ask {
             let started = Instant::now();
             let reply = self
                 .send(
-                    &params,
+                    &request,
                     question.timeout(),
                     keep_alive,
                     &question.base_message(),
@@ -243,13 +263,13 @@ impl Ask {
     fn answer_from_arguments(
         &self,
         question: &dyn Asking,
-        params: &Params,
+        request: &Request,
         attempts: &mut Attempts,
         read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
         missing: Interrupt,
     ) -> Result<(), Interrupt> {
         let core = question.core();
-        let (Some(schema), Params::Form(form)) = (question.schema(), params) else {
+        let (Some(schema), Request::Form(form)) = (question.schema(), request) else {
             return Err(missing);
         };
         if !core.arguments {
@@ -280,7 +300,10 @@ impl Ask {
             return Ok(());
         }
         if inner.live_rounds >= self.max_rounds {
-            return Err(Interrupt::TooManyRounds(self.max_rounds));
+            return Err(Interrupt::TooManyRounds {
+                cap: self.max_rounds,
+                pending: Vec::new(),
+            });
         }
         inner.live_rounds += 1;
         if inner.batch.is_some() {

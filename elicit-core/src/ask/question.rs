@@ -7,23 +7,22 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::time::Duration;
 
-use ::rmcp::model as m;
 use serde_json::Value;
 
-use super::ask::Ask;
-use super::asked::{ElicitMode, Interrupt};
-use super::peer::PeerElicitError;
-use super::state::question_digest;
+use super::Ask;
+use super::asked::Interrupt;
+use super::port::{Request, SendError};
+use super::state::{Identity, digest};
 use crate::elicit::Elicit;
 use crate::error::ElicitError;
 use crate::form::Form;
 use crate::limits::Limits;
+use crate::protocol::client::ElicitMode;
 use crate::protocol::request::FormRequest;
-use crate::protocol::round_trip::InputRequests;
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
 use crate::reply;
 use crate::result::{ElicitAction, ElicitResult};
-use crate::retry::{AttemptOutcome, RetryPolicy};
+use crate::retry::RetryPolicy;
 use crate::runtime::Content;
 use crate::schema::RequestedSchema;
 use crate::version::ProtocolVersion;
@@ -37,7 +36,7 @@ impl Ask {
     }
 
     /// Asks for a `T` under `key` with the schema and message of `form`: run-time choices
-    /// (see [`Form`](crate::Form)). The answer is checked against the choices sent.
+    /// (see [`Form`]). The answer is checked against the choices sent.
     pub fn form_with<'a, T: Elicit>(
         &'a self,
         key: impl Into<String>,
@@ -64,9 +63,9 @@ impl Ask {
     }
 
     /// Asks for the form of a schema built or received at run time, under `key`. The answer is
-    /// its [`Content`](crate::Content), validated against the schema. A schema with a rule
-    /// rmcp's schema model cannot carry (`pattern`, an exclusive bound) ends the call with an
-    /// error on every version, before anything is sent.
+    /// its [`Content`], validated against the schema. A schema with a rule
+    /// the SDK's schema model cannot carry (rmcp's has no `pattern` and no exclusive bound)
+    /// ends the call with an error on every version, before anything is sent.
     pub fn schema<'a>(
         &'a self,
         key: impl Into<String>,
@@ -169,8 +168,12 @@ impl<'a> Core<'a> {
 #[doc(hidden)]
 pub trait Asking: Sync {
     fn core(&self) -> &Core<'_>;
-    /// What the key is asked as: a form's type, or URL mode.
-    fn kind(&self) -> Cow<'static, str>;
+    /// What is asked, in one word: `form`, `confirm` or `url`.
+    fn kind(&self) -> &'static str;
+    /// The mode the question needs.
+    fn mode(&self) -> ElicitMode {
+        ElicitMode::Form
+    }
     fn key(&self) -> &str {
         &self.core().key
     }
@@ -186,36 +189,60 @@ pub trait Asking: Sync {
     fn keep_alive(&self) -> Option<Duration> {
         self.core().keep_alive
     }
-    /// A digest of the question as the body asks it (kind, schema and base message, before
-    /// pre-filling or retry wording): an answer carried from an earlier round counts only for
-    /// the same question.
-    fn fingerprint(&self) -> String {
-        let schema = self
-            .schema()
-            .map(|s| serde_json::to_vec(s).unwrap_or_default());
-        let message = self.base_message();
-        question_digest(&[
-            self.kind().as_bytes(),
-            schema.as_deref().unwrap_or_default(),
-            message.as_bytes(),
-        ])
+    /// What makes the question the same in every round: its kind, and digests of its base
+    /// message (before pre-filling or retry wording), its choices as a set, and the rest of
+    /// its form.
+    fn identity(&self) -> Identity {
+        let message = digest(self.base_message().as_bytes());
+        let (choices, form) = match self.schema() {
+            Some(schema) => schema_digests(schema),
+            None => (String::new(), String::new()),
+        };
+        Identity {
+            kind: self.kind().to_owned(),
+            message,
+            choices,
+            form,
+        }
     }
     /// The form's name in traces: its type, `runtime` or `url`.
-    fn trace_name(&self) -> Cow<'static, str> {
-        self.kind()
-    }
+    fn trace_name(&self) -> Cow<'static, str>;
     /// The request for `version`, shown with `message`. After a refused answer, `keep` holds its
     /// content and why it was refused, so a form can start from what was right.
-    fn params(
+    fn request(
         &self,
         version: ProtocolVersion,
         message: &str,
         keep: Option<Kept<'_>>,
-    ) -> Result<Params, Interrupt>;
+    ) -> Result<Request, Interrupt>;
     /// The form asked, when it is one: its labels word violations for the user.
     fn schema(&self) -> Option<&RequestedSchema> {
         None
     }
+}
+
+/// Digests of a form's choices, as a set per field, and of the rest of the form: the order of
+/// the choices is no change.
+fn schema_digests(schema: &RequestedSchema) -> (String, String) {
+    let mut choices = Vec::new();
+    let mut rest = schema.clone();
+    for property in &mut rest.properties {
+        if let Some(list) = property.kind.choices_mut() {
+            let mut set: Vec<(String, Option<String>)> = list
+                .drain(..)
+                .map(|choice| (choice.value, choice.title))
+                .collect();
+            set.sort();
+            choices.push((property.name.clone(), set));
+        }
+    }
+    // Lists of strings and schemas always serialize.
+    let rest = serde_json::to_vec(&rest).unwrap_or_default();
+    if choices.is_empty() {
+        return (String::new(), digest(&rest));
+    }
+    let choices = serde_json::to_vec(&choices).unwrap_or_default();
+    (digest(&choices), digest(&rest))
 }
 
 /// The content of a refused answer and why it was refused.
@@ -240,55 +267,9 @@ fn keeping(
     }
 }
 
-/// One request, written for a protocol version.
-#[doc(hidden)]
-#[derive(Debug, Clone)]
-pub enum Params {
-    Form(FormRequest<'static>),
-    Url(UrlRequest<'static>),
-}
-
-impl Params {
-    pub(crate) fn mode(&self) -> ElicitMode {
-        match self {
-            Params::Form(_) => ElicitMode::Form,
-            Params::Url(_) => ElicitMode::Url,
-        }
-    }
-
-    pub(crate) fn message(&self) -> &str {
-        match self {
-            Params::Form(form) => form.message(),
-            Params::Url(url) => url.message(),
-        }
-    }
-
-    pub(crate) fn to_rmcp(&self) -> Result<m::ElicitRequestParams, Interrupt> {
-        match self {
-            Params::Form(form) => m::ElicitRequestParams::try_from(form)
-                .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e))),
-            Params::Url(url) => Ok(url.into()),
-        }
-    }
-
-    pub(crate) fn add_to(&self, key: &str, requests: &mut InputRequests) {
-        match self {
-            Params::Form(form) => requests.form(key, form),
-            Params::Url(url) => requests.url(key, url),
-        };
-    }
-}
-
 /// The outcome of one parsed answer, for the retry policy.
-pub(crate) fn outcome<O: Decided>(answer: &Result<O, ElicitError>) -> AttemptOutcome {
-    match answer {
-        Ok(answer) => match answer.action() {
-            ElicitAction::Accept => AttemptOutcome::Accepted,
-            ElicitAction::Decline => AttemptOutcome::Declined,
-            ElicitAction::Cancel => AttemptOutcome::Cancelled,
-        },
-        Err(error) => AttemptOutcome::Invalid(error.clone()),
-    }
+pub(crate) fn outcome<O: Decided>(answer: &Result<O, ElicitError>) -> crate::retry::AttemptOutcome {
+    crate::retry::AttemptOutcome::from_action(answer.as_ref().map(Decided::action))
 }
 
 /// An answer that says what the user did.
@@ -347,7 +328,7 @@ macro_rules! form_settings {
 /// The settings of every question that may be a live request, written once for each.
 macro_rules! live_settings {
     () => {
-        /// Gives up on a live request after `timeout`, with [`PeerElicitError::Timeout`]. Before
+        /// Gives up on a live request after `timeout`, with [`SendError::Timeout`]. Before
         /// 2026-07-28 only: there, the client's retry carries the answer whenever it comes.
         pub fn timeout(mut self, timeout: Duration) -> Self {
             self.core.timeout = Some(timeout);
@@ -408,7 +389,15 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
         &self.core
     }
 
-    fn kind(&self) -> Cow<'static, str> {
+    fn kind(&self) -> &'static str {
+        if self.core.person_only {
+            "confirm"
+        } else {
+            "form"
+        }
+    }
+
+    fn trace_name(&self) -> Cow<'static, str> {
         Cow::Borrowed(std::any::type_name::<T>())
     }
 
@@ -420,12 +409,12 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
         Some(self.sent.unwrap_or_else(|| T::requested_schema()))
     }
 
-    fn params(
+    fn request(
         &self,
         version: ProtocolVersion,
         message: &str,
         keep: Option<Kept<'_>>,
-    ) -> Result<Params, Interrupt> {
+    ) -> Result<Request, Interrupt> {
         let own = self.sent.unwrap_or_else(|| T::requested_schema());
         let form = match (keeping(own, version, keep, self.core.prefill()), self.sent) {
             (Some(kept), _) => FormRequest::owned(message, kept).with_version(version),
@@ -436,8 +425,8 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
                 T::form_request_for(version).map(|form| form.with_message(message.to_owned()))
             }
         };
-        form.map(Params::Form)
-            .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e)))
+        form.map(Request::Form)
+            .map_err(|e| Interrupt::Send(SendError::Schema(e)))
     }
 }
 
@@ -490,8 +479,8 @@ impl Asking for SchemaQuestion<'_> {
         &self.core
     }
 
-    fn kind(&self) -> Cow<'static, str> {
-        Cow::Borrowed("a form of a run-time schema")
+    fn kind(&self) -> &'static str {
+        "form"
     }
 
     fn trace_name(&self) -> Cow<'static, str> {
@@ -502,18 +491,18 @@ impl Asking for SchemaQuestion<'_> {
         Some(self.schema)
     }
 
-    fn params(
+    fn request(
         &self,
         version: ProtocolVersion,
         message: &str,
         keep: Option<Kept<'_>>,
-    ) -> Result<Params, Interrupt> {
+    ) -> Result<Request, Interrupt> {
         let schema = keeping(self.schema, version, keep, self.core.prefill())
             .unwrap_or_else(|| self.schema.clone());
         FormRequest::owned(message, schema)
             .with_version(version)
-            .map(Params::Form)
-            .map_err(|e| Interrupt::Peer(PeerElicitError::Schema(e)))
+            .map(Request::Form)
+            .map_err(|e| Interrupt::Send(SendError::Schema(e)))
     }
 }
 
@@ -564,32 +553,36 @@ impl Asking for UrlQuestion<'_> {
         &self.core
     }
 
-    fn kind(&self) -> Cow<'static, str> {
-        Cow::Borrowed("a URL-mode question")
+    fn kind(&self) -> &'static str {
+        "url"
+    }
+
+    fn mode(&self) -> ElicitMode {
+        ElicitMode::Url
     }
 
     fn trace_name(&self) -> Cow<'static, str> {
         Cow::Borrowed("url")
     }
 
-    fn fingerprint(&self) -> String {
-        let message = self.base_message();
-        question_digest(&[
-            self.kind().as_bytes(),
-            self.url.as_bytes(),
-            message.as_bytes(),
-        ])
+    fn identity(&self) -> Identity {
+        Identity {
+            kind: self.kind().to_owned(),
+            message: digest(self.base_message().as_bytes()),
+            choices: String::new(),
+            form: digest(self.url.as_bytes()),
+        }
     }
 
-    fn params(
+    fn request(
         &self,
         version: ProtocolVersion,
         message: &str,
         _keep: Option<Kept<'_>>,
-    ) -> Result<Params, Interrupt> {
+    ) -> Result<Request, Interrupt> {
         let id = self.elicitation_id.as_deref().unwrap_or(&self.core.key);
         UrlRequest::new(version, message.to_owned(), self.url.clone(), id.to_owned())
-            .map(Params::Url)
+            .map(Request::Url)
             .map_err(Interrupt::Url)
     }
 }

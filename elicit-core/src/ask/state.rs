@@ -6,25 +6,28 @@
 //! associated data to the tool's name, a digest of its arguments and the caller's principal,
 //! and given a time to live. Each answer also records a digest of the question it answers.
 
-use std::collections::BTreeMap;
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, Write};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ::rmcp::model::JsonObject;
-use ::rmcp::service::{RequestContext, RoleServer};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::asked::Change;
 use super::seal::{Refused, Sealer, open};
+
+type JsonObject = Map<String, Value>;
 
 /// How long a sealed state stays valid by default: the time a user has to answer one round.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(60 * 60);
 
-/// Who the caller is, from the request: `None` for nobody in particular.
-type Principal = Arc<dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync>;
+/// Who the caller is, from an SDK's request context: `None` for nobody in particular, and
+/// `Err` for a context of another type than the function reads.
+type Principal = Arc<dyn Fn(&dyn Any) -> Result<Option<String>, StateError> + Send + Sync>;
 
 /// The key that seals the `requestState` of tools that ask on 2026-07-28.
 ///
@@ -53,12 +56,20 @@ type Principal = Arc<dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Sen
 /// # let _ = key;
 /// # Ok::<(), elicit_core::rmcp::StateKeyError>(())
 /// ```
+///
+/// **Replay.** Without a [guard](StateKey::with_replay_guard) a sealed state is a bearer token
+/// for its call (tool, arguments, principal) until its time to live runs out: a host that
+/// sends the final retry twice runs the tool's body twice, including what it does after a
+/// confirmation the person gave once. Either install a [`ReplayGuard`], which lets each state
+/// be used once, or make the confirmed effect idempotent (key it by the call's arguments and
+/// the answers, and do nothing the second time).
 #[derive(Clone)]
 pub struct StateKey {
     /// The first seals; every one opens.
     keys: Arc<Vec<Sealer>>,
     ttl: Duration,
     principal: Option<Principal>,
+    guard: Option<Arc<dyn ReplayGuard>>,
 }
 
 impl fmt::Debug for StateKey {
@@ -67,6 +78,7 @@ impl fmt::Debug for StateKey {
             .field("keys", &self.keys.len())
             .field("ttl", &self.ttl)
             .field("principal", &self.principal.is_some())
+            .field("guard", &self.guard.is_some())
             .finish()
     }
 }
@@ -109,6 +121,7 @@ impl StateKey {
             keys: Arc::new(vec![sealer(secret.into())?]),
             ttl: DEFAULT_TTL,
             principal: None,
+            guard: None,
         })
     }
 
@@ -127,24 +140,48 @@ impl StateKey {
         Ok(self)
     }
 
-    /// Names who the caller of a request is (an OAuth subject from the HTTP request parts rmcp
-    /// puts in the context's extensions, say). A state sealed for one principal opens for no
-    /// other, and not for a request without one. The id is bound into the seal's associated
-    /// data, never written into the state.
+    /// Names who the caller of a request is, from the SDK's request context `C` (an OAuth
+    /// subject from the HTTP request parts rmcp puts in its `RequestContext`'s extensions,
+    /// say). A state sealed for one principal opens for no other, and not for a request
+    /// without one. The id is bound into the seal's associated data, never written into the
+    /// state. An adapter whose context is not a `C` refuses the call.
     #[must_use]
-    pub fn with_principal(
+    pub fn with_principal<C: 'static>(
         mut self,
-        principal: impl Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync + 'static,
+        principal: impl Fn(&C) -> Option<String> + Send + Sync + 'static,
     ) -> Self {
-        self.principal = Some(Arc::new(principal));
+        self.principal = Some(Arc::new(move |context: &dyn Any| {
+            context.downcast_ref::<C>().map(&principal).ok_or_else(|| {
+                StateError::Unsealed(format!(
+                    "the key's principal reads a {}, not this SDK's request context",
+                    std::any::type_name::<C>()
+                ))
+            })
+        }));
         self
     }
 
-    /// The caller's principal for `context`, if the key names one.
-    pub(crate) fn principal_of(&self, context: &RequestContext<RoleServer>) -> Option<String> {
-        self.principal
-            .as_ref()
-            .and_then(|principal| principal(context))
+    /// Whether the key names its callers itself ([`with_principal`](Self::with_principal)).
+    #[must_use]
+    pub fn names_principals(&self) -> bool {
+        self.principal.is_some()
+    }
+
+    /// The caller's principal for an SDK's request `context`, if the key names one.
+    pub(crate) fn principal_of(&self, context: &dyn Any) -> Result<Option<String>, StateError> {
+        match &self.principal {
+            Some(principal) => principal(context),
+            None => Ok(None),
+        }
+    }
+
+    /// Lets each sealed state be used once: a retry that carries a state seen before is
+    /// refused, so a host that resends the final retry does not run the tool again. `guard`
+    /// may be shared by every process that holds the key ([`ReplayGuard`]).
+    #[must_use]
+    pub fn with_replay_guard(mut self, guard: impl ReplayGuard + 'static) -> Self {
+        self.guard = Some(Arc::new(guard));
+        self
     }
 
     /// How long a sealed state stays valid after it is sent: the time a user has to answer one
@@ -189,8 +226,14 @@ impl StateKey {
             .map_err(StateError::Unsealed)
     }
 
-    /// Opens a state sealed for the call `binding` names, within its time to live.
-    pub(crate) fn open(&self, sealed: &str, binding: &Binding) -> Result<Carried, StateError> {
+    /// Opens a state sealed for the call `binding` names, within its time to live, and once
+    /// only where the key has a replay guard. Returns it with its issue time (milliseconds
+    /// since the Unix epoch).
+    pub(crate) fn open(
+        &self,
+        sealed: &str,
+        binding: &Binding,
+    ) -> Result<(Carried, u64), StateError> {
         let opened = open(&self.keys, sealed, &binding.0).map_err(|refused| match refused {
             Refused::Malformed => StateError::Unreadable("not a sealed requestState".into()),
             Refused::UnknownKey => StateError::UnknownKey,
@@ -209,7 +252,53 @@ impl StateKey {
                 Carried::VERSION
             )));
         }
-        Ok(carried)
+        if let Some(guard) = &self.guard {
+            let expires = UNIX_EPOCH + Duration::from_millis(opened.issued) + self.ttl;
+            if !guard.first_use(&opened.nonce, expires) {
+                return Err(StateError::Replayed);
+            }
+        }
+        Ok((carried, opened.issued))
+    }
+}
+
+/// Remembers which sealed states were used, so that each is used once
+/// ([`StateKey::with_replay_guard`]). Back it with a store every process of the server shares
+/// (Redis `SET key NX PX`, a database row with a unique key) to refuse a replay on any of
+/// them; [`MemoryGuard`] serves one process.
+pub trait ReplayGuard: Send + Sync {
+    /// Records the use of the state whose seal has `nonce` (unique to each seal), and says
+    /// whether this is its first. The record may be dropped after `expires`: the state no
+    /// longer opens then.
+    fn first_use(&self, nonce: &[u8], expires: SystemTime) -> bool;
+}
+
+/// A [`ReplayGuard`] in memory: for one process, or for processes that share it.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryGuard {
+    seen: Arc<Mutex<HashMap<Vec<u8>, SystemTime>>>,
+}
+
+impl MemoryGuard {
+    /// A guard that has seen nothing.
+    #[must_use]
+    pub fn new() -> Self {
+        MemoryGuard::default()
+    }
+}
+
+impl ReplayGuard for MemoryGuard {
+    fn first_use(&self, nonce: &[u8], expires: SystemTime) -> bool {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let now = SystemTime::now();
+        seen.retain(|_, until| *until > now);
+        seen.insert(nonce.to_vec(), expires).is_none()
+    }
+}
+
+impl<G: ReplayGuard + ?Sized> ReplayGuard for Arc<G> {
+    fn first_use(&self, nonce: &[u8], expires: SystemTime) -> bool {
+        (**self).first_use(nonce, expires)
     }
 }
 
@@ -240,8 +329,9 @@ pub enum StateError {
     Unsealed(String),
     /// Not a sealed state, or one that opened but holds a payload this build does not read.
     Unreadable(String),
-    /// The retry carried `inputResponses` without the `requestState` of the round that asked.
-    Missing,
+    /// The state opened, but was used before, and the key lets each be used once
+    /// ([`StateKey::with_replay_guard`]).
+    Replayed,
 }
 
 impl fmt::Display for StateError {
@@ -256,9 +346,7 @@ impl fmt::Display for StateError {
             StateError::Unsealed(e) => write!(f, "the requestState could not be sealed: {e}"),
             StateError::Expired => f.write_str("the requestState has expired"),
             StateError::Unreadable(e) => write!(f, "the requestState cannot be read: {e}"),
-            StateError::Missing => {
-                f.write_str("inputResponses arrived without the requestState that asked for them")
-            }
+            StateError::Replayed => f.write_str("the requestState was used already"),
         }
     }
 }
@@ -276,9 +364,9 @@ impl Binding {
     /// still matches.
     pub(crate) fn of(tool: &str, arguments: Option<&JsonObject>, principal: Option<&str>) -> Self {
         let mut hash = Hashing(Sha256::new());
-        hash.0.update(b"elicit-core/ask/v2\0");
+        hash.0.update(b"elicit-core/ask/v3\0");
+        hash.0.update((tool.len() as u64).to_be_bytes());
         hash.0.update(tool.as_bytes());
-        hash.0.update(b"\0");
         let empty = JsonObject::new();
         // Writing to a hasher cannot fail.
         let _ = canonical(&mut hash, arguments.unwrap_or(&empty));
@@ -349,13 +437,16 @@ pub(crate) struct Carried {
     pub round: u32,
     /// Every question asked so far, by key.
     pub keys: BTreeMap<String, Answers>,
-    /// When the state was sealed, in milliseconds since the Unix epoch: the retry's answers
-    /// took from then to their arrival.
-    pub sealed_ms: u64,
+    /// The keys the sealed round asked for: the only ones whose `inputResponses` are read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<String>,
+    /// Values the body computed once ([`Ask::once`](super::Ask::once)), by key.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub memo: BTreeMap<String, Value>,
 }
 
 impl Carried {
-    pub const VERSION: u32 = 1;
+    pub const VERSION: u32 = 2;
 
     pub fn new() -> Self {
         Carried {
@@ -364,24 +455,25 @@ impl Carried {
         }
     }
 
-    /// The replies so far to the question under `key`, registered as `kind` if it is new; or,
-    /// when the key was asked as something else, what that was.
+    /// The replies so far to the question under `key` whose identity is `now`, registered if
+    /// the key is new.
     ///
-    /// `question` is the digest of the question as the body asks it now. Replies to a question
-    /// that has changed since (a field added between two rounds, say) are dropped: they answer
-    /// something else, and the question is asked again.
-    pub fn register(&mut self, key: &str, kind: &str, question: &str) -> Result<&Answers, &str> {
+    /// Replies to a question that has changed since (a field added between two rounds, a
+    /// price in its message, say) are dropped: they answer something else, and the question is
+    /// asked again, once. If it has changed before, what changed is the error.
+    pub fn register(&mut self, key: &str, now: &Identity) -> Result<&Answers, Change> {
         let answers = self.keys.entry(key.to_owned()).or_insert_with(|| Answers {
-            kind: kind.to_owned(),
-            question: question.to_owned(),
+            identity: now.clone(),
+            changed: false,
             replies: Vec::new(),
             took_ms: Vec::new(),
         });
-        if answers.kind != kind {
-            return Err(&answers.kind);
-        }
-        if answers.question != question {
-            answers.question = question.to_owned();
+        if let Some(change) = answers.identity.change_to(now) {
+            if answers.changed {
+                return Err(change);
+            }
+            answers.identity = now.clone();
+            answers.changed = true;
             answers.replies.clear();
             answers.took_ms.clear();
         }
@@ -396,17 +488,44 @@ impl Carried {
     }
 }
 
-/// A short digest of a question, from its parts (its kind, schema and message): enough to
-/// tell that a question changed between two rounds.
-pub(crate) fn question_digest(parts: &[&[u8]]) -> String {
+/// What makes a question the same question in every round: what it asks, and digests of its
+/// message, its choices (as a set) and the rest of its form. Never a Rust type name, which
+/// may change with the compiler.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    #[serde(rename = "k")]
+    pub kind: String,
+    #[serde(rename = "m")]
+    pub message: String,
+    #[serde(rename = "c", default, skip_serializing_if = "String::is_empty")]
+    pub choices: String,
+    #[serde(rename = "f", default, skip_serializing_if = "String::is_empty")]
+    pub form: String,
+}
+
+impl Identity {
+    /// The first difference from `now`, if there is one.
+    pub fn change_to(&self, now: &Identity) -> Option<Change> {
+        if self.kind != now.kind {
+            Some(Change::Kind)
+        } else if self.message != now.message {
+            Some(Change::Message)
+        } else if self.choices != now.choices {
+            Some(Change::Choices)
+        } else if self.form != now.form {
+            Some(Change::Form)
+        } else {
+            None
+        }
+    }
+}
+
+/// A short digest of a question's part: enough to tell that it changed between two rounds.
+pub(crate) fn digest(part: &[u8]) -> String {
     use base64::Engine;
 
-    let mut hash = Sha256::new();
-    for part in parts {
-        hash.update((part.len() as u64).to_be_bytes());
-        hash.update(part);
-    }
-    let digest = hash.finalize();
+    let digest = Sha256::digest(part);
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&digest[..12])
 }
 
@@ -418,13 +537,15 @@ pub(crate) fn now_ms() -> u64 {
     u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// One question: what it was asked as, and every reply to it so far, oldest first, with how
-/// long each took where that is known.
+/// One question: what it is, and every reply to it so far, oldest first, with how long each
+/// took where that is known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Answers {
-    pub kind: String,
-    /// The digest of the question the replies answer ([`question_digest`]).
-    pub question: String,
+    #[serde(rename = "id")]
+    pub identity: Identity,
+    /// Whether it was asked again once already for having changed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub changed: bool,
     pub replies: Vec<Value>,
     /// How long each reply took, where known, in milliseconds.
     pub took_ms: Vec<Option<u64>>,
@@ -482,14 +603,28 @@ mod tests {
         assert_ne!(Binding::of("t", None, Some("")), of("t", None));
     }
 
+    fn identity(kind: &str, message: &str) -> Identity {
+        Identity {
+            kind: kind.into(),
+            message: message.into(),
+            choices: String::new(),
+            form: String::new(),
+        }
+    }
+
+    /// Opens `sealed`, without its issue time.
+    fn opened(key: &StateKey, sealed: &str, binding: &Binding) -> Result<Carried, StateError> {
+        key.open(sealed, binding).map(|(carried, _)| carried)
+    }
+
     fn carried() -> Carried {
         let mut carried = Carried::new();
         carried.round = 2;
         carried.keys.insert(
             "k".into(),
             Answers {
-                kind: "K".into(),
-                question: "q".into(),
+                identity: identity("K", "q"),
+                changed: false,
                 replies: vec![json!({"action": "accept", "content": {"city": "Quillacollo"}})],
                 took_ms: vec![Some(40)],
             },
@@ -502,7 +637,7 @@ mod tests {
         let key = StateKey::new(vec![7u8; 32]).unwrap();
         let binding = of("t", None);
         let sealed = key.seal(&carried(), &binding).unwrap();
-        assert_eq!(key.open(&sealed, &binding).unwrap(), carried());
+        assert_eq!(opened(&key, &sealed, &binding).unwrap(), carried());
 
         // Another call, another principal, none, or a changed byte: the tag does not verify.
         let ada = Binding::of("t", None, Some("ada"));
@@ -513,37 +648,43 @@ mod tests {
             (&for_ada, Binding::of("t", None, Some("bob"))),
             (&for_ada, of("t", None)),
         ] {
-            assert_eq!(key.open(state, &binding), Err(StateError::DoesNotOpen));
+            assert_eq!(opened(&key, state, &binding), Err(StateError::DoesNotOpen));
         }
-        assert_eq!(key.open(&for_ada, &ada).unwrap(), carried());
+        assert_eq!(opened(&key, &for_ada, &ada).unwrap(), carried());
         let mut bytes = sealed.clone().into_bytes();
         let last = bytes.len() - 3;
         bytes[last] = if bytes[last] == b'A' { b'B' } else { b'A' };
         let altered = String::from_utf8(bytes).unwrap();
-        assert_eq!(key.open(&altered, &binding), Err(StateError::DoesNotOpen));
+        assert_eq!(
+            opened(&key, &altered, &binding),
+            Err(StateError::DoesNotOpen)
+        );
 
         // Sealed under a key this server does not hold, until it also opens that one.
         let other = StateKey::new(vec![8u8; 32]).unwrap();
-        assert_eq!(other.open(&sealed, &binding), Err(StateError::UnknownKey));
+        assert_eq!(
+            opened(&other, &sealed, &binding),
+            Err(StateError::UnknownKey)
+        );
         let rotated = other.also_opening(vec![7u8; 32]).unwrap();
-        assert_eq!(rotated.open(&sealed, &binding).unwrap(), carried());
+        assert_eq!(opened(&rotated, &sealed, &binding).unwrap(), carried());
         // It seals with its own key, which the old one does not hold.
         let new = rotated.seal(&carried(), &binding).unwrap();
-        assert_eq!(key.open(&new, &binding), Err(StateError::UnknownKey));
+        assert_eq!(opened(&key, &new, &binding), Err(StateError::UnknownKey));
 
         // Issued longer ago than the time to live.
         let bytes = serde_json::to_vec(&carried()).unwrap();
         let old = key.keys[0]
             .seal(&bytes, &binding.0, now_ms() - 7_200_000)
             .unwrap();
-        assert_eq!(key.open(&old, &binding), Err(StateError::Expired));
+        assert_eq!(opened(&key, &old, &binding), Err(StateError::Expired));
         let patient = key.clone().with_ttl(Duration::from_secs(3 * 3600));
-        assert!(patient.open(&old, &binding).is_ok());
+        assert!(opened(&patient, &old, &binding).is_ok());
 
         // Not a state at all.
         for junk in ["", "step-2", &sealed[..sealed.len() / 2]] {
             assert!(matches!(
-                key.open(junk, &binding),
+                opened(&key, junk, &binding),
                 Err(StateError::Unreadable(_) | StateError::DoesNotOpen)
             ));
         }
@@ -566,10 +707,52 @@ mod tests {
     }
 
     #[test]
-    fn a_changed_question_drops_its_answers() {
+    fn a_changed_question_drops_its_answers_once() {
         let mut carried = carried();
-        assert_eq!(carried.register("k", "K", "q").unwrap().replies.len(), 1);
-        assert!(carried.register("k", "K", "q2").unwrap().replies.is_empty());
-        assert_eq!(carried.register("k", "L", "q2").unwrap_err(), "K");
+        assert_eq!(
+            carried
+                .register("k", &identity("K", "q"))
+                .unwrap()
+                .replies
+                .len(),
+            1
+        );
+        let again = carried.register("k", &identity("K", "q2")).unwrap();
+        assert!(again.replies.is_empty() && again.changed);
+        // The same again is no change.
+        assert!(carried.register("k", &identity("K", "q2")).is_ok());
+        // A second change is the error, saying what changed.
+        assert_eq!(
+            carried.register("k", &identity("L", "q2")).unwrap_err(),
+            Change::Kind
+        );
+        assert_eq!(
+            carried.register("k", &identity("K", "q3")).unwrap_err(),
+            Change::Message
+        );
+    }
+
+    #[test]
+    fn a_guarded_state_opens_once() {
+        let guard = MemoryGuard::new();
+        let key = StateKey::new(vec![7u8; 32])
+            .unwrap()
+            .with_replay_guard(guard.clone());
+        // A second process with the same secret and the same guard.
+        let other = StateKey::new(vec![7u8; 32])
+            .unwrap()
+            .with_replay_guard(guard);
+        let binding = of("t", None);
+        let sealed = key.seal(&carried(), &binding).unwrap();
+        assert_eq!(opened(&key, &sealed, &binding).unwrap(), carried());
+        assert_eq!(opened(&other, &sealed, &binding), Err(StateError::Replayed));
+        assert_eq!(opened(&key, &sealed, &binding), Err(StateError::Replayed));
+        // Another seal of the same payload is another state.
+        let next = key.seal(&carried(), &binding).unwrap();
+        assert!(opened(&other, &next, &binding).is_ok());
+        // Without a guard, a state opens as often as it is sent.
+        let open = StateKey::new(vec![7u8; 32]).unwrap();
+        assert!(opened(&open, &sealed, &binding).is_ok());
+        assert!(opened(&open, &sealed, &binding).is_ok());
     }
 }

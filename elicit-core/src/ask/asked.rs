@@ -1,36 +1,41 @@
 //! How a tool that asks ends: [`Interrupt`] stops its body through `?`, and [`Asked`] is the
-//! tool's result, which rmcp turns into a `tools/call` response.
+//! tool's result, which an adapter turns into its SDK's `tools/call` response.
 
 use std::fmt;
 
-use ::rmcp::handler::server::tool::IntoCallToolResult;
-use ::rmcp::model::{
-    CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock, ElicitationCapability,
-    ErrorData, FormElicitationCapability, InputRequiredResult, UrlElicitationCapability,
-};
+use serde_json::{Value, json};
 
-use super::peer::PeerElicitError;
+use super::port::SendError;
 use super::state::StateError;
 use super::unavailable::Unavailable;
 use crate::error::{ElicitError, SchemaError};
+use crate::protocol::client::ElicitMode;
+use crate::protocol::jsonrpc::RpcError;
+use crate::protocol::round_trip::InputRequired;
 use crate::protocol::url_mode::UrlRequestError;
 use crate::version::ProtocolVersion;
 
-/// The two modes of elicitation a client may declare.
+/// What differs between two questions asked under one key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ElicitMode {
-    /// A form, with a `requestedSchema`.
+pub enum Change {
+    /// What is asked: a form, a confirmation, a run-time form or a page to open.
+    Kind,
+    /// The message shown with it.
+    Message,
+    /// The choices of a select (compared as a set: their order is no change).
+    Choices,
+    /// The form's fields or rules.
     Form,
-    /// A page the user opens (URL mode).
-    Url,
 }
 
-impl fmt::Display for ElicitMode {
+impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            ElicitMode::Form => "form",
-            ElicitMode::Url => "URL",
+            Change::Kind => "what it asks",
+            Change::Message => "its message",
+            Change::Choices => "its choices",
+            Change::Form => "its form",
         })
     }
 }
@@ -57,29 +62,40 @@ pub enum Interrupt {
     MissingCapability {
         /// The mode the question needs.
         mode: ElicitMode,
-        /// The request's protocol version.
+        /// The version the question was written for.
         version: ProtocolVersion,
     },
-    /// The request names no protocol version, or one older than elicitation (2025-06-18).
+    /// The request names no protocol version, or one this crate does not know.
     Version(Option<String>),
     /// A URL-mode question the version cannot carry (2025-06-18), or a URL that is not absolute.
     Url(UrlRequestError),
-    /// A live request failed: the form cannot be written for the version (a multi-select on
-    /// 2025-06-18), the client did not answer in time, or the transport failed.
-    Peer(PeerElicitError),
+    /// A live request brought no reply: the form cannot be written for the version or carried
+    /// by the SDK, the client did not answer in time, or the transport failed.
+    Send(SendError),
     /// The `requestState` of the retry was refused. The body did not run.
     State(StateError),
-    /// One key was asked as two different questions in the same call.
+    /// One key was asked as two different questions in one run of the body.
     KeyReused {
         /// The key.
         key: String,
-        /// What it was asked as first.
-        first: String,
-        /// What it was asked as now.
-        now: String,
+        /// What differs.
+        change: Change,
+    },
+    /// A question changed again after it was asked again for having changed once: on
+    /// 2026-07-28 the body computes it anew in every round, so it can never be answered.
+    Changed {
+        /// The question's key.
+        key: String,
+        /// What changed.
+        change: Change,
     },
     /// The call took more rounds than the cap allows.
-    TooManyRounds(u32),
+    TooManyRounds {
+        /// The cap.
+        cap: u32,
+        /// The keys still unanswered.
+        pending: Vec<String>,
+    },
     /// The client cannot show a question that may be answered from the tool's arguments
     /// ([`FormQuestion::or_arguments`](super::FormQuestion::or_arguments)), and they hold no
     /// answer. The tool's result is a tool error, on every version, saying what the tool needs
@@ -89,8 +105,9 @@ pub enum Interrupt {
     /// would turn its wait for an answer into the round that asks for it, so it is refused on
     /// every version. Nothing was sent.
     OutsideRun,
-    /// An error of the tool's own, passed through `?`.
-    Error(ErrorData),
+    /// An error of the tool's own, passed through `?`: the call ends with it as a JSON-RPC
+    /// error.
+    Error(RpcError),
 }
 
 impl fmt::Display for Interrupt {
@@ -108,27 +125,35 @@ impl fmt::Display for Interrupt {
             }
             Interrupt::Version(None) => f.write_str("the request names no protocol version"),
             Interrupt::Version(Some(v)) => {
-                write!(
-                    f,
-                    "the client's protocol {v} predates elicitation (2025-06-18)"
-                )
+                write!(f, "the request's protocol version {v:?} is not one this server knows")
             }
             Interrupt::Url(e) => e.fmt(f),
-            Interrupt::Peer(e) => e.fmt(f),
+            Interrupt::Send(e) => e.fmt(f),
             Interrupt::State(e) => e.fmt(f),
-            Interrupt::KeyReused { key, first, now } => write!(
+            Interrupt::KeyReused { key, change } => write!(
                 f,
-                "the key {key:?} was asked as {first} and again as {now}; give each question its own key"
+                "the key {key:?} was asked twice in one call as two different questions \
+                 ({change} differs); give each question its own key"
             ),
-            Interrupt::TooManyRounds(cap) => write!(
+            Interrupt::Changed { key, change } => write!(
                 f,
-                "the call still had unanswered questions after {cap} rounds"
+                "the question {key:?} changed again after it was asked again ({change} is \
+                 different in every round), so it can never be answered: on 2026-07-28 the \
+                 tool's body runs once per round, so compute what the question shows once, \
+                 with `ask.once(..)`, to keep it the same in every round"
             ),
+            Interrupt::TooManyRounds { cap, pending } => {
+                write!(f, "the call still had unanswered questions after {cap} rounds")?;
+                if !pending.is_empty() {
+                    write!(f, ": {}", pending.join(", "))?;
+                }
+                Ok(())
+            }
             Interrupt::Unavailable(u) => u.fmt(f),
             Interrupt::OutsideRun => f.write_str(
                 "a question was asked outside `ask.run`: write the tool's body as `ask.run(async { .. }).await`",
             ),
-            Interrupt::Error(e) => write!(f, "{}", e.message),
+            Interrupt::Error(e) => f.write_str(&e.message),
         }
     }
 }
@@ -138,15 +163,15 @@ impl std::error::Error for Interrupt {
         match self {
             Interrupt::Invalid { error, .. } => Some(error),
             Interrupt::Url(e) => Some(e),
-            Interrupt::Peer(e) => Some(e),
+            Interrupt::Send(e) => Some(e),
             Interrupt::State(e) => Some(e),
             _ => None,
         }
     }
 }
 
-impl From<ErrorData> for Interrupt {
-    fn from(error: ErrorData) -> Self {
+impl From<RpcError> for Interrupt {
+    fn from(error: RpcError) -> Self {
         Interrupt::Error(error)
     }
 }
@@ -155,12 +180,26 @@ impl From<ErrorData> for Interrupt {
 /// the body with a fault in the tool, which names the field.
 impl From<SchemaError> for Interrupt {
     fn from(error: SchemaError) -> Self {
-        Interrupt::Peer(PeerElicitError::Schema(error))
+        Interrupt::Send(SendError::Schema(error))
     }
 }
 
 /// The client is told one thing whatever was wrong with its state, as rmcp's codec advises.
-const STATE_REFUSED: &str = "the requestState was refused: it was altered, has expired, or belongs to another call; call the tool again without it";
+const STATE_REFUSED: &str = "the requestState was refused: it was altered, has expired, was used already, or belongs to another call; call the tool again without it";
+
+/// How an interrupted call ends on the wire, whatever the SDK.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// A tool result with `isError: true`: what the user or the client's answers caused.
+    ToolError {
+        /// Its one text block.
+        text: String,
+        /// Its `structuredContent`, where it has one.
+        structured: Option<Value>,
+    },
+    /// A JSON-RPC error: a request the server refuses, or a fault in the tool.
+    Rpc(RpcError),
+}
 
 impl Interrupt {
     /// Whether this is the stop of a round that asks the client for answers.
@@ -169,38 +208,35 @@ impl Interrupt {
         matches!(self, Interrupt::InputRequired)
     }
 
-    /// The `tools/call` response this interrupt ends the call with: a tool error (`isError`)
-    /// for what the user or the client's answers caused, a JSON-RPC error for a request the
-    /// server refuses or a fault in the tool.
-    pub fn into_response(self) -> Result<CallToolResponse, ErrorData> {
+    /// How the call ends: a tool error (`isError`) for what the user or the client's answers
+    /// caused, a JSON-RPC error for a request the server refuses or a fault in the tool.
+    #[must_use]
+    pub fn ending(self) -> Ending {
         match self {
             Interrupt::MissingCapability { mode, version } if version.has_input_requests() => {
-                let elicitation =
-                    match mode {
-                        ElicitMode::Form => ElicitationCapability::new()
-                            .with_form(FormElicitationCapability::default()),
-                        ElicitMode::Url => ElicitationCapability::new()
-                            .with_url(UrlElicitationCapability::default()),
-                    };
-                let required = ClientCapabilities::builder()
-                    .enable_elicitation_with(elicitation)
-                    .build();
-                Err(ErrorData::missing_required_client_capability(required))
+                let mode = match mode {
+                    ElicitMode::Form => "form",
+                    ElicitMode::Url => "url",
+                };
+                Ending::Rpc(RpcError::missing_capability(
+                    json!({"elicitation": {mode: {}}}),
+                ))
             }
-            Interrupt::State(_) => Err(ErrorData::invalid_params(STATE_REFUSED, None)),
-            Interrupt::Unavailable(u) => {
-                let mut result = CallToolResult::error(vec![ContentBlock::text(u.to_string())]);
-                if u.structured {
-                    result.structured_content = Some(u.structured_content());
-                }
-                Ok(result.into())
-            }
-            Interrupt::Error(e) => Err(e),
+            Interrupt::State(_) => Ending::Rpc(RpcError::invalid_params(STATE_REFUSED)),
+            Interrupt::Unavailable(u) => Ending::ToolError {
+                text: u.to_string(),
+                structured: u.structured.then(|| u.structured_content()),
+            },
+            Interrupt::Error(e) => Ending::Rpc(e),
             e @ (Interrupt::InputRequired
             | Interrupt::OutsideRun
             | Interrupt::KeyReused { .. }
-            | Interrupt::TooManyRounds(_)) => Err(ErrorData::internal_error(e.to_string(), None)),
-            other => Ok(CallToolResult::error(vec![ContentBlock::text(other.to_string())]).into()),
+            | Interrupt::Changed { .. }
+            | Interrupt::TooManyRounds { .. }) => Ending::Rpc(RpcError::internal(e.to_string())),
+            other => Ending::ToolError {
+                text: other.to_string(),
+                structured: None,
+            },
         }
     }
 }
@@ -208,18 +244,24 @@ impl Interrupt {
 /// What a tool that asks returns: its own result, a request for the user's answers
 /// (2026-07-28), or the [`Interrupt`] that stopped it.
 ///
-/// A `#[tool]` function can return it directly: it implements rmcp's `IntoCallToolResult`
-/// when `R` does. In a hand-written `call_tool`, use [`into_response`](Asked::into_response).
+/// A `#[tool]` function of rmcp can return it directly: it implements rmcp's
+/// `IntoCallToolResult` when `R` does. Elsewhere, an adapter's `into_response` turns it into
+/// the SDK's response.
 #[must_use = "the tool's result must be returned to the client"]
 #[derive(Debug)]
 pub struct Asked<R> {
     outcome: Outcome<R>,
 }
 
+/// What an [`Asked`] holds.
 #[derive(Debug)]
-enum Outcome<R> {
+#[non_exhaustive]
+pub enum Outcome<R> {
+    /// The tool finished.
     Done(R),
-    InputRequired(Box<InputRequiredResult>),
+    /// The round ended asking for answers (2026-07-28).
+    InputRequired(InputRequired),
+    /// The tool stopped.
     Stopped(Interrupt),
 }
 
@@ -238,9 +280,9 @@ impl<R> Asked<R> {
         }
     }
 
-    pub(crate) fn input_required(result: InputRequiredResult) -> Self {
+    pub(crate) fn asking(required: InputRequired) -> Self {
         Asked {
-            outcome: Outcome::InputRequired(Box::new(result)),
+            outcome: Outcome::InputRequired(required),
         }
     }
 
@@ -252,10 +294,11 @@ impl<R> Asked<R> {
         }
     }
 
-    /// The request for answers, if the round ended asking (2026-07-28).
-    pub fn input_requests(&self) -> Option<&InputRequiredResult> {
+    /// The requests for answers and the sealed state, if the round ended asking
+    /// (2026-07-28).
+    pub fn input_required(&self) -> Option<&InputRequired> {
         match &self.outcome {
-            Outcome::InputRequired(result) => Some(result),
+            Outcome::InputRequired(required) => Some(required),
             _ => None,
         }
     }
@@ -268,22 +311,9 @@ impl<R> Asked<R> {
         }
     }
 
-    /// The `tools/call` response.
-    pub fn into_response(self) -> Result<CallToolResponse, ErrorData>
-    where
-        R: IntoCallToolResult,
-    {
-        match self.outcome {
-            Outcome::Done(result) => result.into_call_tool_result(),
-            Outcome::InputRequired(result) => Ok((*result).into()),
-            Outcome::Stopped(interrupt) => interrupt.into_response(),
-        }
-    }
-}
-
-impl<R: IntoCallToolResult> IntoCallToolResult for Asked<R> {
-    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        self.into_response()
+    /// What it holds, taken out: for an adapter to write the SDK's response.
+    pub fn into_outcome(self) -> Outcome<R> {
+        self.outcome
     }
 }
 

@@ -1,0 +1,147 @@
+//! What an SDK adapter gives the engine: the facts of one call ([`Call`]) and the few things
+//! only the SDK can do ([`Port`]): send a live request, send progress, say what its model can
+//! carry.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::error::SchemaError;
+use crate::protocol::client::{ElicitMode, ElicitationCapability};
+use crate::protocol::request::FormRequest;
+use crate::protocol::round_trip::InputRequests;
+use crate::protocol::url_mode::UrlRequest;
+
+/// A future an adapter returns, boxed so that [`Port`] stays object-safe.
+pub type PortFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// One `tools/call` as it arrived: what the engine reads of it.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Call {
+    /// The tool's name.
+    pub tool: String,
+    /// The call's arguments; `None` (the client sent none) reads as `{}`.
+    pub arguments: Option<Map<String, Value>>,
+    /// The protocol version the request names, as written on the wire.
+    pub protocol_version: Option<String>,
+    /// The `elicitation` capability the client declared for this request, if any. On
+    /// 2026-07-28 it travels in each request's `_meta`; before, it is the handshake's.
+    pub elicitation: Option<ElicitationCapability>,
+    /// This round's `inputResponses` (2026-07-28).
+    pub input_responses: Option<Map<String, Value>>,
+    /// The `requestState` the client echoed (2026-07-28).
+    pub request_state: Option<String>,
+    /// Who the caller is, for the sealed state: `None` for nobody in particular.
+    pub principal: Option<String>,
+    /// Whether the tool declares an `outputSchema` (then results carry no `structuredContent`
+    /// of this crate's).
+    pub output_schema: bool,
+}
+
+impl Call {
+    /// A call to `tool`, with nothing else known yet.
+    #[must_use]
+    pub fn new(tool: impl Into<String>) -> Self {
+        Call {
+            tool: tool.into(),
+            ..Call::default()
+        }
+    }
+}
+
+/// One request the engine asks a client, written for the request's protocol version. Sent
+/// live before 2026-07-28, or as one entry of a round's `inputRequests` on it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Request {
+    /// A form (`elicitation/create` in form mode).
+    Form(FormRequest<'static>),
+    /// A page to open (`elicitation/create` in URL mode).
+    Url(UrlRequest<'static>),
+}
+
+impl Request {
+    /// The elicitation mode the request needs.
+    #[must_use]
+    pub fn mode(&self) -> ElicitMode {
+        match self {
+            Request::Form(_) => ElicitMode::Form,
+            Request::Url(_) => ElicitMode::Url,
+        }
+    }
+
+    /// The message shown with it.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        match self {
+            Request::Form(form) => form.message(),
+            Request::Url(url) => url.message(),
+        }
+    }
+
+    /// Adds it to a round's requests under `key`.
+    pub(crate) fn add_to(&self, key: &str, requests: &mut InputRequests) {
+        match self {
+            Request::Form(form) => requests.form(key, form),
+            Request::Url(url) => requests.url(key, url),
+        };
+    }
+}
+
+/// Why a live request brought no reply.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum SendError {
+    /// The form cannot be written for the version, or the SDK's model cannot carry it whole.
+    Schema(SchemaError),
+    /// The client did not answer in time.
+    Timeout(Duration),
+    /// The request failed in the SDK or the transport: what it said.
+    Transport(String),
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SendError::Schema(e) => write!(f, "the form cannot be sent: {e}"),
+            SendError::Timeout(t) => write!(f, "the client did not answer within {t:?}"),
+            SendError::Transport(e) => write!(f, "the request failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SendError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SendError::Schema(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// What an SDK does for the engine during one call. An adapter implements it over its SDK's
+/// request context; everything else (questions, retries, rounds, the sealed state, the
+/// fallback to arguments, keep-alive, traces) is the engine's.
+pub trait Port: Send + Sync {
+    /// Refuses a request the SDK's model cannot carry whole, before anything is sent: a rule
+    /// it would drop. Checked for live requests and for a round's requests alike.
+    fn carries(&self, request: &Request) -> Result<(), SchemaError>;
+
+    /// Sends one live request (before 2026-07-28) and waits for the client's reply, as JSON
+    /// (`{"action": .., "content"?: ..}`), up to `timeout`.
+    fn send<'a>(
+        &'a self,
+        request: &'a Request,
+        timeout: Option<Duration>,
+    ) -> PortFuture<'a, Result<Value, SendError>>;
+
+    /// Whether the call carried a progress token, so that [`progress`](Port::progress) reaches
+    /// the client.
+    fn reports_progress(&self) -> bool;
+
+    /// Sends one progress notification for the call. A lost one changes nothing.
+    fn progress(&self, progress: f64, message: String) -> PortFuture<'_, ()>;
+}
