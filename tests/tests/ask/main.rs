@@ -1,11 +1,14 @@
 //! `Ask`: one tool body on every protocol version, driven by the test kit
 //! (`elicit_core::rmcp::test_util`), a real rmcp client in the same process.
 
+mod clients;
 mod fallback;
 mod flows;
+mod identity;
 mod kit;
 mod misuse;
 mod runtime;
+mod scale;
 mod server;
 mod state;
 mod tool_macro;

@@ -74,6 +74,8 @@ pub struct Server {
     pub trip_message: String,
     /// How often the `effects` tool ran the code before its questions, and after them.
     pub effects: Arc<Mutex<(usize, usize)>>,
+    /// How often a body ran: what the `pay`, `pay_once` and `rooms` tools show changes with it.
+    pub runs: Arc<std::sync::atomic::AtomicU32>,
 }
 
 impl Server {
@@ -86,6 +88,7 @@ impl Server {
             output_schema: false,
             trip_message: TRIP.to_owned(),
             effects: Arc::default(),
+            runs: Arc::default(),
         }
     }
 }
@@ -128,6 +131,17 @@ async fn both(ask: &Ask) -> Asked<CallToolResult> {
         // Keys that sort in body order: the same answer order on every version.
         let (diet, trip) = ask
             .all((ask.form::<Diet>("diet"), ask.form::<Trip>("trip")))
+            .await?;
+        Ok(json_result(json!({"trip": trip, "diet": diet})))
+    })
+    .await
+}
+
+async fn both_reversed(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        // Keys that sort against body order: a round lists `diet` first.
+        let (trip, diet) = ask
+            .all((ask.form::<Trip>("trip"), ask.form::<Diet>("diet")))
             .await?;
         Ok(json_result(json!({"trip": trip, "diet": diet})))
     })
@@ -321,6 +335,54 @@ async fn confirm_twice(ask: &Ask) -> Asked<CallToolResult> {
     .await
 }
 
+/// A confirmation with a live price in its message, fetched anew each time the body runs;
+/// with `once`, fetched once per call.
+async fn pay(ask: &Ask, runs: &std::sync::atomic::AtomicU32, once: bool) -> Asked<CallToolResult> {
+    let fetch = || async { 100 + runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst) };
+    ask.run(async {
+        let price = if once {
+            ask.once("price", fetch()).await?
+        } else {
+            fetch().await
+        };
+        let paid = ask
+            .confirm("pay", format!("Pay {price} EUR?"))
+            .await?
+            .is_confirmed();
+        Ok(json_result(json!({"price": price, "paid": paid})))
+    })
+    .await
+}
+
+/// Run-time choices in an order that differs each time the body runs, as a `HashSet`'s does.
+async fn rooms(ask: &Ask, runs: &std::sync::atomic::AtomicU32) -> Asked<CallToolResult> {
+    let mut rooms = vec!["api", "docs", "web"];
+    let run = runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst) as usize;
+    rooms.rotate_left(run % 3);
+    ask.run(async {
+        let form = Form::<Pick>::new().choices("repo", rooms)?;
+        let pick = ask.form_with("pick", &form).await?;
+        Ok(json_result(json!({"pick": pick})))
+    })
+    .await
+}
+
+/// Two confirmations under one key.
+async fn one_key_two_confirmations(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let book = ask
+            .confirm("confirm", "Book the room?")
+            .await?
+            .is_confirmed();
+        let charge = ask
+            .confirm("confirm", "Charge your card?")
+            .await?
+            .is_confirmed();
+        Ok(json_result(json!([book, charge])))
+    })
+    .await
+}
+
 /// A form that names a field `Pick` does not have.
 async fn bad_choices(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async {
@@ -357,9 +419,14 @@ impl ServerHandler for Server {
             "reworded" => reworded(&ask, &self.trip_message).await.into_response(),
             "confirm_args" => confirm_args(&ask).await.into_response(),
             "confirm_twice" => confirm_twice(&ask).await.into_response(),
+            "pay" => pay(&ask, &self.runs, false).await.into_response(),
+            "pay_once" => pay(&ask, &self.runs, true).await.into_response(),
+            "rooms" => rooms(&ask, &self.runs).await.into_response(),
+            "one_key" => one_key_two_confirmations(&ask).await.into_response(),
             "bad_choices" => bad_choices(&ask).await.into_response(),
             "plan" | "plan_too" => plan(&ask).await.into_response(),
             "both" => both(&ask).await.into_response(),
+            "both_reversed" => both_reversed(&ask).await.into_response(),
             "effects" => effects(&ask, &self.effects).await.into_response(),
             "patient" => patient(&ask).await.into_response(),
             "connect" => connect(&ask).await.into_response(),

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 pub struct Answer {
     reply: Value,
     after: Duration,
+    key: Option<String>,
 }
 
 impl Answer {
@@ -20,6 +21,22 @@ impl Answer {
         Answer {
             reply,
             after: Duration::ZERO,
+            key: None,
+        }
+    }
+
+    /// `answer`, for the question under `key` only, wherever it stands in the script.
+    ///
+    /// On 2026-07-28 a round's requests arrive under their keys, so `answer` goes to its
+    /// question, in whatever order the round lists them (rmcp sorts its keys), and a script
+    /// that runs short names the question left unanswered. A live request (before 2026-07-28)
+    /// carries no key: there the script's next answer goes to it, keyed or not, so write the
+    /// script in the order the body asks, and the same script serves every version.
+    #[must_use]
+    pub fn for_key(key: impl Into<String>, answer: Answer) -> Self {
+        Answer {
+            key: Some(key.into()),
+            ..answer
         }
     }
 
@@ -65,5 +82,11 @@ impl Answer {
     #[must_use]
     pub fn delay(&self) -> Duration {
         self.after
+    }
+
+    /// The key of the question it answers, if it answers one only.
+    #[must_use]
+    pub fn key(&self) -> Option<&str> {
+        self.key.as_deref()
     }
 }

@@ -38,12 +38,24 @@ impl Log {
         }
     }
 
-    /// Records `asked` and answers it from the script, after the answer's delay. With the
-    /// script run out, the call fails with [`TestError::NoAnswer`].
+    /// Records `asked` and answers it from the script, after the answer's delay: a question
+    /// with a key (2026-07-28) takes the answer for its key, or else the next answer for no
+    /// key in particular; a live request takes the next answer. With none left for it, the
+    /// call fails with [`TestError::NoAnswer`].
     pub(super) async fn answer(&self, asked: AskedForm) -> Option<Value> {
         let message = asked.message.clone();
+        let next = {
+            let mut script = lock(&self.script);
+            let index = match asked.key.as_deref() {
+                Some(key) => script
+                    .iter()
+                    .position(|a| a.key() == Some(key))
+                    .or_else(|| script.iter().position(|a| a.key().is_none())),
+                None => (!script.is_empty()).then_some(0),
+            };
+            index.and_then(|index| script.remove(index))
+        };
         lock(&self.asked).push(asked);
-        let next = lock(&self.script).pop_front();
         let Some(answer) = next else {
             self.fail(TestError::NoAnswer { message });
             return None;

@@ -73,10 +73,21 @@
 //!
 //! **Which answer goes to which question.** Answers are used in the order questions reach the
 //! client, across all the calls of one client. Live requests arrive in the order the body asks
-//! them. Within one 2026-07-28 round, several questions (from [`Ask::all`](crate::rmcp::Ask::all))
-//! arrive together and take answers in the order of their keys in `inputRequests`, which rmcp
-//! sorts. So `Ask::all` whose keys sort in body order (`"1_trip"`, `"2_diet"`, or simply keys
-//! already in alphabetical order) takes the same answers on every version.
+//! them. Within one 2026-07-28 round, several questions (from [`Ask::all`](crate::ask::Ask::all))
+//! arrive together, under their keys in `inputRequests`, which rmcp sorts: by arrival order
+//! alone they take answers in the order of their keys. Two ways to write one script that
+//! serves every version:
+//!
+//! - [`Answer::for_key`]: an answer for the question under its key only, wherever the round
+//!   lists it. Write the script in the order the body asks (live requests carry no key, and
+//!   take the next answer); on 2026-07-28 each keyed answer finds its question, and a script
+//!   that runs short names the question left unanswered.
+//! - Keys that sort in body order (`"1_trip"`, `"2_diet"`, or keys already in alphabetical
+//!   order), with answers in that order.
+//!
+//! [`ScriptedClient::call_tool_across`] spreads one call's rounds over several servers, each
+//! with its own [`StateKey`](crate::ask::StateKey), as a load balancer would: scale-out on one
+//! secret, and key rotation.
 //!
 //! [`ScriptedClient::call_tool_on_every_version`] runs one script on every version, each with
 //! a fresh client and server, to compare the results. [`ScriptedClient::call_tool_once`] sends
@@ -256,9 +267,37 @@ impl ScriptedClient {
         tool: &str,
         arguments: Value,
     ) -> Result<Outcome, TestError> {
+        self.call_tool_across([server], tool, arguments).await
+    }
+
+    /// [`call_tool`](ScriptedClient::call_tool), with the call's `tools/call` requests spread
+    /// over `servers` in turn: on 2026-07-28, round 1 goes to the first, the retry to the
+    /// second, and so on, as behind a load balancer. Give each server its own
+    /// [`StateKey`](crate::ask::StateKey) to test scale-out (one secret) and key rotation (a
+    /// new secret that [also opens](crate::ask::StateKey::also_opening) the old one). Before
+    /// 2026-07-28 a call is one request, so the first server serves it.
+    ///
+    /// # Errors
+    ///
+    /// As [`call_tool`](ScriptedClient::call_tool), and [`TestError::Arguments`] for no server.
+    pub async fn call_tool_across<S: ::rmcp::ServerHandler>(
+        &self,
+        servers: impl IntoIterator<Item = S>,
+        tool: &str,
+        arguments: Value,
+    ) -> Result<Outcome, TestError> {
         let mut params = CallToolRequestParams::new(tool.to_owned());
         params.arguments = arguments_of(arguments)?;
-        let session = self.connect(server).await?;
+        // One log for every session: the questions in the order they came, whichever
+        // server sent them.
+        let log = Arc::new(Log::new(Arc::clone(&self.script)));
+        let mut sessions = Vec::new();
+        for server in servers {
+            sessions.push(self.connect(server, Arc::clone(&log)).await?);
+        }
+        if sessions.is_empty() {
+            return Err(TestError::Arguments(Value::Array(Vec::new())));
+        }
         let mut outcome = Outcome {
             result: m::CallToolResult::success(Vec::new()),
             asked: Vec::new(),
@@ -267,6 +306,7 @@ impl ScriptedClient {
             progress: Vec::new(),
         };
         let ended = loop {
+            let session = &sessions[outcome.calls as usize % sessions.len()];
             outcome.calls += 1;
             let response = session.send(params.clone()).await;
             let required = match response {
@@ -294,9 +334,11 @@ impl ScriptedClient {
                 Err(error) => break Err(error),
             }
         };
-        outcome.asked = std::mem::take(&mut *lock(&session.log.asked));
-        outcome.progress = std::mem::take(&mut *lock(&session.log.progress));
-        session.close().await;
+        outcome.asked = std::mem::take(&mut *lock(&log.asked));
+        outcome.progress = std::mem::take(&mut *lock(&log.progress));
+        for session in sessions {
+            session.close().await;
+        }
         outcome.result = ended?;
         Ok(outcome)
     }
@@ -313,7 +355,8 @@ impl ScriptedClient {
         server: S,
         request: CallToolRequestParams,
     ) -> Result<CallToolResponse, TestError> {
-        let session = self.connect(server).await?;
+        let log = Arc::new(Log::new(Arc::clone(&self.script)));
+        let session = self.connect(server, log).await?;
         let response = session.send(request).await;
         session.close().await;
         response
@@ -357,8 +400,11 @@ impl ScriptedClient {
     }
 
     /// Serves `server` and connects to it on the client's version.
-    async fn connect<S: ::rmcp::ServerHandler>(&self, server: S) -> Result<Session, TestError> {
-        let log = Arc::new(Log::new(Arc::clone(&self.script)));
+    async fn connect<S: ::rmcp::ServerHandler>(
+        &self,
+        server: S,
+        log: Arc<Log>,
+    ) -> Result<Session, TestError> {
         let (server_io, client_io) = tokio::io::duplex(1 << 16);
         let guarded = Guarded {
             server: Arc::new(server),
