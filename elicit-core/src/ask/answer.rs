@@ -11,6 +11,7 @@ use super::port::Request;
 use super::question::{Asking, Question, outcome};
 use super::unavailable::Unavailable;
 use super::{Ask, MIN_KEEP_ALIVE, trace};
+use crate::error::Location;
 use crate::protocol::client::ElicitMode;
 use crate::protocol::jsonrpc::RpcError;
 use crate::retry::{AnswerSource, AttemptOutcome, Attempts};
@@ -78,6 +79,18 @@ impl Ask {
         self.resolve(question.asking(), &mut read).await?;
         match last {
             Some(Ok(answer)) => Ok(answer),
+            // Not an elicitation result at all: the client's fault, not the person's answer.
+            Some(Err(error))
+                if error
+                    .violations()
+                    .iter()
+                    .any(|v| *v.location() == Location::Envelope) =>
+            {
+                Err(Interrupt::Error(RpcError::invalid_params(format!(
+                    "the response to `{}` is not an elicitation result: {error}",
+                    question.asking().key()
+                ))))
+            }
             Some(Err(error)) => Err(Interrupt::Invalid {
                 key: question.asking().key().to_owned(),
                 error,

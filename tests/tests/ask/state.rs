@@ -369,3 +369,67 @@ async fn an_answer_to_a_question_that_changed_is_dropped_and_asked_again() {
         "the carried trip answered the old question"
     );
 }
+
+#[tokio::test]
+async fn answers_without_a_state_are_read_as_the_first_round() {
+    let c = Server::new();
+    // An answer to a question the body has not asked yet: asked, as in round 1.
+    let wrong = input_required(
+        &c,
+        retry(
+            params("plan", None),
+            json!({"wrong_key": accepted(json!({"x": 1}))}),
+            None,
+        ),
+    )
+    .await;
+    assert_eq!(keys(&wrong), ["trip"]);
+    // The right answer, with keys nobody asked for: they are ignored and the call completes.
+    let extra = completed(
+        &c,
+        retry(
+            params("plan", None),
+            json!({
+                "trip": accepted(short_trip()),
+                "unknown_extra_key": accepted(json!({"foo": "bar"})),
+            }),
+            None,
+        ),
+    )
+    .await;
+    assert_eq!(extra["trip"], accepted(short_trip()));
+    // An answer that breaks the form is refused as any answer is.
+    let invalid = once(
+        &c,
+        retry(
+            params("plan", None),
+            json!({"trip": accepted(json!({"city": ""}))}),
+            None,
+        ),
+    )
+    .await;
+    assert!(
+        matches!(&invalid, Ok(CallToolResponse::Complete(r)) if r.is_error == Some(true)),
+        "{invalid:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_response_that_is_no_elicitation_result_is_a_protocol_error() {
+    let c = Server::new();
+    match once(
+        &c,
+        retry(params("plan", None), json!({"trip": 12345}), None),
+    )
+    .await
+    {
+        Err(TestError::Server(e)) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{e:?}");
+            assert!(
+                e.message.contains("`trip` is not an elicitation result"),
+                "{e:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

