@@ -433,3 +433,41 @@ async fn a_response_that_is_no_elicitation_result_is_a_protocol_error() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test]
+async fn a_state_keeps_answers_only_to_the_questions_its_round_asked() {
+    let mut c = Server::new();
+    c.retry = Some(RetryPolicy::default());
+    let first = input_required(&c, params("plan", None)).await;
+    let second = input_required(
+        &c,
+        retry(
+            params("plan", None),
+            json!({"trip": accepted(long_trip())}),
+            first.request_state.as_deref(),
+        ),
+    )
+    .await;
+    assert_eq!(keys(&second), ["extras"]);
+    // Round 2 asked for the extras only; a client that sends every answer again gets the same
+    // state as one that sends the extras alone.
+    let bad_extras = accepted(json!({"rental_car": "yes", "budget": "Low"}));
+    let mut states = Vec::new();
+    for responses in [
+        json!({"extras": bad_extras}),
+        json!({"extras": bad_extras, "trip": accepted(short_trip())}),
+    ] {
+        let third = input_required(
+            &c,
+            retry(
+                params("plan", None),
+                responses,
+                second.request_state.as_deref(),
+            ),
+        )
+        .await;
+        assert_eq!(keys(&third), ["extras"]);
+        states.push(third.request_state.unwrap().len());
+    }
+    assert_eq!(states[0], states[1]);
+}
