@@ -93,6 +93,7 @@ impl fmt::Display for ProtocolVersion {
 pub struct UnknownVersion(String);
 
 impl UnknownVersion {
+    #[cfg(feature = "test-util")]
     pub(crate) fn new(version: &str) -> Self {
         UnknownVersion(version.to_owned())
     }

@@ -367,6 +367,7 @@ impl Kind {
     }
 
     /// The choices of a single- or multi-select, to change.
+    #[cfg(feature = "ask")]
     pub(crate) fn choices_mut(&mut self) -> Option<&mut Vec<Choice>> {
         match self {
             Kind::Select(r) => Some(&mut r.choices),
