@@ -87,15 +87,22 @@ impl std::fmt::Display for AttemptOutcome {
 }
 
 /// Where an attempt's answer came from.
+///
+/// What the client says is data, not proof of a person: some clients answer on their own when
+/// they cannot show a form (Claude Code's stream-json path declines at once; Cowork cancels;
+/// Codex has sent `accept` with `{}`). [`Attempt::took`] tells how long the answer took: a
+/// decline within a second was rarely read by anyone, and a body that must know can treat
+/// one as "not shown".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum AnswerSource {
-    /// The person, through the client.
+    /// The client, for the person.
     #[default]
     Person,
-    /// The tool's arguments, where the client could not show the question (rmcp's
-    /// `or_arguments`).
+    /// The tool's arguments, where the client could not show the question (`or_arguments`).
     Arguments,
+    /// Nobody: the question's deadline passed without a reply, and it ended as a cancel.
+    TimedOut,
 }
 
 /// One attempt: the message that was shown, what came of it, where the answer came from and
@@ -237,7 +244,8 @@ impl Attempts {
     }
 
     /// [`record`](Self::record), with where the answer came from and how long it took. An
-    /// answer from the arguments is final: nobody is there to ask again.
+    /// answer from the arguments, or a deadline that passed, is final: nobody is there to ask
+    /// again (a client that dropped a request drops its retry too).
     pub fn record_from(
         &mut self,
         outcome: AttemptOutcome,
@@ -245,7 +253,7 @@ impl Attempts {
         took: Option<Duration>,
     ) -> bool {
         let again = match &outcome {
-            _ if source == AnswerSource::Arguments => None,
+            _ if source != AnswerSource::Person => None,
             AttemptOutcome::Cancelled if self.policy.retry_cancel && !self.cancel_retried => {
                 self.cancel_retried = true;
                 Some(message_after_cancel(&self.base))

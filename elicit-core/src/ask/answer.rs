@@ -7,14 +7,14 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::asked::Interrupt;
-use super::port::Request;
+use super::port::{Request, SendError};
 use super::question::{Asking, Question, outcome};
-use super::unavailable::Unavailable;
+use super::unavailable::{Unavailable, Why};
 use super::{Ask, MIN_KEEP_ALIVE, trace};
-use crate::error::Location;
+use crate::error::{ElicitError, Location, Rule};
 use crate::protocol::client::ElicitMode;
 use crate::protocol::jsonrpc::RpcError;
-use crate::retry::{AnswerSource, AttemptOutcome, Attempts};
+use crate::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use crate::version::ProtocolVersion;
 
 impl Ask {
@@ -76,29 +76,88 @@ impl Ask {
             last = Some(answer);
             outcome
         };
-        self.resolve(question.asking(), &mut read).await?;
-        match last {
-            Some(Ok(answer)) => Ok(answer),
-            // Not an elicitation result at all: the client's fault, not the person's answer.
-            Some(Err(error))
-                if error
-                    .violations()
-                    .iter()
-                    .any(|v| *v.location() == Location::Envelope) =>
-            {
-                Err(Interrupt::Error(RpcError::invalid_params(format!(
-                    "the response to `{}` is not an elicitation result: {error}",
-                    question.asking().key()
-                ))))
-            }
-            Some(Err(error)) => Err(Interrupt::Invalid {
-                key: question.asking().key().to_owned(),
-                error,
-            }),
-            None => Err(Interrupt::Error(RpcError::internal(
+        let asking = question.asking();
+        let resolved = self.resolve(asking, &mut read).await;
+        let attempt = self
+            .lock()
+            .attempts
+            .get(asking.key())
+            .and_then(|a| a.last().cloned());
+        let answer = match (resolved, last) {
+            (Err(stop), _) => Err(stop),
+            (Ok(()), Some(Ok(answer))) => Ok(answer),
+            (Ok(()), Some(Err(error))) => Err(self.refused(asking, error, attempt.as_ref())),
+            (Ok(()), None) => Err(Interrupt::Error(RpcError::internal(
                 "a question ended without an answer",
             ))),
+        };
+        question.settle(answer, attempt.as_ref())
+    }
+
+    /// How a question ends whose final answer was refused: a reply that is no elicitation
+    /// result is the client's fault (-32602); a form sent back without fields it needs, or an
+    /// answer from the arguments that breaks the form, ends with what the tool needs, so the
+    /// model can act on it; other content names what was wrong.
+    fn refused(
+        &self,
+        question: &dyn Asking,
+        error: ElicitError,
+        last: Option<&Attempt>,
+    ) -> Interrupt {
+        let key = question.key();
+        let broke = |rule: fn(&Rule) -> bool| error.violations().iter().any(|v| rule(v.rule()));
+        if error
+            .violations()
+            .iter()
+            .any(|v| *v.location() == Location::Envelope)
+        {
+            return Interrupt::Error(RpcError::invalid_params(format!(
+                "the response to `{key}` is not an elicitation result: {error}"
+            )));
         }
+        let from_arguments = last.is_some_and(|a| a.source == AnswerSource::Arguments);
+        let unfilled = broke(|rule| matches!(rule, Rule::Required));
+        if from_arguments || unfilled {
+            let why = if from_arguments {
+                Why::CannotShow
+            } else {
+                Why::Unfilled
+            };
+            if let Some(unavailable) = self.unavailable(question, why, Some(&error)) {
+                return Interrupt::Unavailable(Box::new(unavailable));
+            }
+        }
+        Interrupt::Invalid {
+            key: key.to_owned(),
+            error,
+        }
+    }
+
+    /// What the tool needs for `question`, said for the model: its fields, their bounds and
+    /// choices, the form written for the request's version, and why no person answered.
+    fn unavailable(
+        &self,
+        question: &dyn Asking,
+        why: Why,
+        refused: Option<&ElicitError>,
+    ) -> Option<Unavailable> {
+        let schema = question.schema()?;
+        let version = self.version().ok()?;
+        let Ok(Request::Form(form)) = question.request(version, &question.base_message(), None)
+        else {
+            return None;
+        };
+        let core = question.core();
+        Some(Unavailable::new(
+            question.key(),
+            &question.base_message(),
+            schema,
+            form.schema(),
+            self.structured(),
+            why,
+            refused.map(ToString::to_string),
+            core.arguments && !core.person_only,
+        ))
     }
 
     /// Reads every answer the key has had through its retry policy, then asks for another
@@ -164,7 +223,14 @@ impl Ask {
         }
         let mut again = true;
         for (i, reply) in answers.replies.iter().enumerate() {
-            again = attempts.record_from(read(reply), AnswerSource::Person, answers.took(i));
+            let outcome = read(reply);
+            let repeated = repeats(
+                &outcome,
+                i.checked_sub(1).map(|j| &answers.replies[j]),
+                reply,
+            );
+            again =
+                attempts.record_from(outcome, AnswerSource::Person, answers.took(i)) && !repeated;
             if !again {
                 break;
             }
@@ -236,7 +302,7 @@ impl Ask {
             // carry whole.
             self.port
                 .carries(&request)
-                .map_err(|e| Interrupt::Send(super::port::SendError::Schema(e)))?;
+                .map_err(|e| Interrupt::Send(SendError::Schema(e)))?;
             if version.has_input_requests() {
                 let mut inner = self.lock();
                 if inner.pending.get(key).is_none() {
@@ -246,24 +312,38 @@ impl Ask {
             }
             self.count_live_round()?;
             let keep_alive = question.keep_alive().unwrap_or(self.keep_alive);
+            let deadline = question.deadline().unwrap_or(self.deadline);
             let started = Instant::now();
-            let reply = self
+            let sent = self
                 .send(
                     &request,
-                    question.timeout(),
+                    Some(deadline),
                     keep_alive,
                     &question.base_message(),
                 )
-                .await
-                .inspect_err(|e| {
-                    attempts.record(AttemptOutcome::Failed(e.to_string()));
-                })?;
+                .await;
             let took = started.elapsed();
+            let reply = match sent {
+                Ok(reply) => reply,
+                // Nobody answered in time: a cancel, and final (a client that dropped the
+                // request would drop its retry too).
+                Err(Interrupt::Send(SendError::Timeout(_))) => {
+                    let cancel = json!({"action": "cancel"});
+                    attempts.record_from(read(&cancel), AnswerSource::TimedOut, Some(took));
+                    return Ok(());
+                }
+                Err(e) => {
+                    attempts.record(AttemptOutcome::Failed(e.to_string()));
+                    return Err(e);
+                }
+            };
             self.carried(|carried| {
                 carried.push_reply(key, reply.clone(), Some(took));
                 Ok(())
             })?;
-            if !attempts.record_from(read(&reply), AnswerSource::Person, Some(took)) {
+            let outcome = read(&reply);
+            let repeated = repeats(&outcome, last_reply.as_ref(), &reply);
+            if !attempts.record_from(outcome, AnswerSource::Person, Some(took)) || repeated {
                 return Ok(());
             }
             last_reply = Some(reply);
@@ -282,26 +362,18 @@ impl Ask {
         missing: Interrupt,
     ) -> Result<(), Interrupt> {
         let core = question.core();
-        let (Some(schema), Request::Form(form)) = (question.schema(), request) else {
-            return Err(missing);
-        };
-        if !core.arguments {
+        if !core.arguments || core.person_only || !matches!(request, Request::Form(_)) {
             return Err(missing);
         }
-        let key = question.key();
-        match self.argument(key).filter(|_| !core.person_only) {
+        match self.argument(question.key()) {
             Some(value) => {
                 let reply = json!({"action": "accept", "content": value});
                 attempts.record_from(read(&reply), AnswerSource::Arguments, None);
                 Ok(())
             }
-            None => Err(Interrupt::Unavailable(Box::new(Unavailable::new(
-                key,
-                &question.base_message(),
-                schema,
-                form.schema(),
-                self.structured(),
-            )))),
+            None => Err(self
+                .unavailable(question, Why::CannotShow, None)
+                .map_or(missing, |u| Interrupt::Unavailable(Box::new(u)))),
         }
     }
 
@@ -335,4 +407,16 @@ impl Ask {
     pub(crate) fn ends_at(&self, stop: &Interrupt) -> bool {
         !self.asks_in_rounds() || !stop.is_input_required()
     }
+}
+
+/// Whether `reply` was refused and, like the reply before it, sent the form back empty: a
+/// client that cannot fill the form in (one that answers `{}` to every form, say) is not asked
+/// again.
+fn repeats(outcome: &AttemptOutcome, before: Option<&Value>, reply: &Value) -> bool {
+    let empty = |reply: &Value| {
+        reply
+            .get("content")
+            .is_none_or(|content| content.as_object().is_some_and(|c| c.is_empty()))
+    };
+    matches!(outcome, AttemptOutcome::Invalid(_)) && empty(reply) && before.is_some_and(empty)
 }

@@ -35,7 +35,10 @@
 mod answer;
 mod asked;
 mod port;
+// Its settings macros serve the confirmation too.
+#[macro_use]
 mod question;
+mod confirm;
 mod seal;
 mod state;
 mod trace;
@@ -51,6 +54,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 pub use asked::{Asked, Change, Ending, Interrupt, Outcome};
+pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use port::{Call, Port, PortFuture, Request, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use state::{DEFAULT_TTL, MemoryGuard, ReplayGuard, StateError, StateKey, StateKeyError};
@@ -70,6 +74,10 @@ pub const DEFAULT_MAX_ROUNDS: u32 = 10;
 
 /// How often a live request that waits for the person sends progress by default.
 pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// How long a live request waits for the person by default: then the question ends as a
+/// cancel that timed out.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(10 * 60);
 
 /// The shortest keep-alive interval: a shorter one is raised to it, so that a zero cannot
 /// flood the client with progress.
@@ -124,6 +132,8 @@ pub struct Ask {
     output_schema: bool,
     /// How often a waiting live request sends progress.
     pub(crate) keep_alive: Duration,
+    /// How long a live request waits for the person.
+    pub(crate) deadline: Duration,
     inner: Mutex<Inner>,
 }
 
@@ -195,6 +205,7 @@ impl Ask {
             arguments: call.arguments.unwrap_or_default(),
             output_schema: call.output_schema,
             keep_alive: DEFAULT_KEEP_ALIVE,
+            deadline: DEFAULT_DEADLINE,
             inner: Mutex::new(Inner::default()),
         }
     }
@@ -227,6 +238,21 @@ impl Ask {
     #[must_use]
     pub fn with_keep_alive(mut self, interval: Duration) -> Self {
         self.keep_alive = interval.max(MIN_KEEP_ALIVE);
+        self
+    }
+
+    /// How long a live request (before 2026-07-28) waits for the person ([`DEFAULT_DEADLINE`],
+    /// ten minutes, by default). When it passes, the question ends as a cancel whose
+    /// [`Attempt`] says it [timed out](crate::retry::AnswerSource::TimedOut), keep-alive
+    /// stops, and the cancel is not asked again: a client that dropped the request (some
+    /// drop `elicitation/create` without a word) would drop the retry too. A question's own
+    /// `deadline` overrides it.
+    ///
+    /// On 2026-07-28 the server holds nothing while the person answers, so no deadline
+    /// applies: the sealed state's time to live ([`StateKey::with_ttl`]) bounds the wait.
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
         self
     }
 

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::Ask;
 use super::asked::Interrupt;
+use super::confirm::ConfirmQuestion;
 use super::port::{Request, SendError};
 use super::state::{Identity, digest};
 use crate::elicit::Elicit;
@@ -22,7 +23,7 @@ use crate::protocol::request::FormRequest;
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
 use crate::reply;
 use crate::result::{ElicitAction, ElicitResult};
-use crate::retry::RetryPolicy;
+use crate::retry::{Attempt, RetryPolicy};
 use crate::runtime::Content;
 use crate::schema::RequestedSchema;
 use crate::version::ProtocolVersion;
@@ -30,7 +31,7 @@ use crate::version::ProtocolVersion;
 impl Ask {
     /// Asks for a `T` under `key`, with `T`'s message and its schema for the request's
     /// version. Await it for the validated `ElicitResult<T>`; set a message, a retry policy or
-    /// a timeout on it first.
+    /// a deadline on it first.
     pub fn form<T: Elicit>(&self, key: impl Into<String>) -> FormQuestion<'_, T> {
         FormQuestion::new(self, key.into())
     }
@@ -46,20 +47,21 @@ impl Ask {
     }
 
     /// Asks a yes/no question under `key`: the [`Confirm`](crate::Confirm) form with
-    /// `message`. Await it, then ask the answer
-    /// [`is_confirmed`](crate::ElicitResult::is_confirmed).
+    /// `message`. Await it for a [`Confirmation`](super::Confirmation), and go ahead only if it
+    /// [`is_confirmed`](super::Confirmation::is_confirmed).
     ///
-    /// A confirmation comes from a person: with [`or_arguments`](FormQuestion::or_arguments),
-    /// a client that cannot show it stops the call with [`Interrupt::Unavailable`], and the
-    /// arguments neither answer nor pre-fill it.
+    /// A confirmation fails closed, in one shape on every version: anything but an accept
+    /// with the box checked is [`Confirmation::NotConfirmed`](super::Confirmation::NotConfirmed), saying why, and so is a client
+    /// that cannot show it ("no person could be asked"). It is never answered from the
+    /// arguments.
     pub fn confirm(
         &self,
         key: impl Into<String>,
         message: impl Into<String>,
-    ) -> FormQuestion<'_, crate::Confirm> {
+    ) -> ConfirmQuestion<'_> {
         let mut question = FormQuestion::new(self, key.into()).message(message);
         question.core.person_only = true;
-        question
+        ConfirmQuestion::new(question)
     }
 
     /// Asks for the form of a schema built or received at run time, under `key`. The answer is
@@ -105,6 +107,42 @@ impl Ask {
     pub async fn all<Q: Questions>(&self, questions: Q) -> Result<Q::Output, Interrupt> {
         questions.answer_all(self).await
     }
+
+    /// Asks `question`, and gives its answer with the [`Attempt`] that gave it: where the
+    /// answer came from (the person, the arguments, or a deadline that passed) and how long it
+    /// took, where the body decides.
+    ///
+    /// ```
+    /// # use elicit_core::prelude::*;
+    /// # use elicit_core::retry::AnswerSource;
+    /// # async fn body(ask: &Ask) -> Result<bool, Interrupt> {
+    /// let (pay, attempt) = ask.with_attempt(ask.confirm("pay", "Pay 120 EUR?")).await?;
+    /// let read_by_someone = attempt.source == AnswerSource::Person
+    ///     && attempt.took.is_some_and(|t| t.as_secs() >= 1);
+    /// # Ok(pay.is_confirmed() && read_by_someone)
+    /// # }
+    /// ```
+    pub async fn with_attempt<Q: Question>(
+        &self,
+        question: Q,
+    ) -> Result<(Q::Output, Attempt), Interrupt> {
+        let answer = self.answer(&question).await?;
+        let key = question.asking().key();
+        let attempt = self
+            .lock()
+            .attempts
+            .get(key)
+            .and_then(|attempts| attempts.last().cloned());
+        // An answer always has the attempt that gave it; a confirmation the client cannot show
+        // has one that failed.
+        let attempt = attempt.unwrap_or_else(|| {
+            Attempt::new(
+                question.asking().base_message(),
+                crate::retry::AttemptOutcome::Failed("no person could be asked".into()),
+            )
+        });
+        Ok((answer, attempt))
+    }
 }
 
 /// A question asked through [`Ask`]: [`FormQuestion`] or [`UrlQuestion`]. Await one on its
@@ -118,9 +156,20 @@ pub trait Question: Send + Sync + sealed::Sealed {
 
     #[doc(hidden)]
     fn read(&self, reply: &Value) -> Result<Self::Output, ElicitError>;
+
+    /// What the question ends as, from how its asking ended and its last attempt: a
+    /// confirmation turns every way of not being confirmed into one answer.
+    #[doc(hidden)]
+    fn settle(
+        &self,
+        answer: Result<Self::Output, Interrupt>,
+        _last: Option<&Attempt>,
+    ) -> Result<Self::Output, Interrupt> {
+        answer
+    }
 }
 
-mod sealed {
+pub(super) mod sealed {
     pub trait Sealed {}
 }
 
@@ -132,7 +181,7 @@ pub struct Core<'a> {
     key: String,
     message: Option<String>,
     policy: RetryPolicy,
-    timeout: Option<Duration>,
+    deadline: Option<Duration>,
     keep_alive: Option<Duration>,
     /// Opted into answers and pre-filling from the call's arguments.
     pub(super) arguments: bool,
@@ -148,7 +197,7 @@ impl<'a> Core<'a> {
             key,
             message,
             policy,
-            timeout: None,
+            deadline: None,
             keep_alive: None,
             arguments: false,
             person_only: false,
@@ -183,8 +232,8 @@ pub trait Asking: Sync {
     fn policy(&self) -> RetryPolicy {
         self.core().policy
     }
-    fn timeout(&self) -> Option<Duration> {
-        self.core().timeout
+    fn deadline(&self) -> Option<Duration> {
+        self.core().deadline
     }
     fn keep_alive(&self) -> Option<Duration> {
         self.core().keep_alive
@@ -328,10 +377,10 @@ macro_rules! form_settings {
 /// The settings of every question that may be a live request, written once for each.
 macro_rules! live_settings {
     () => {
-        /// Gives up on a live request after `timeout`, with [`SendError::Timeout`]. Before
-        /// 2026-07-28 only: there, the client's retry carries the answer whenever it comes.
-        pub fn timeout(mut self, timeout: Duration) -> Self {
-            self.core.timeout = Some(timeout);
+        /// Waits `deadline` for the answer to a live request (see
+        /// [`Ask::with_deadline`]); then the question ends as a cancel that timed out.
+        pub fn deadline(mut self, deadline: Duration) -> Self {
+            self.core.deadline = Some(deadline);
             self
         }
 
@@ -344,7 +393,7 @@ macro_rules! live_settings {
     };
 }
 
-type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interrupt>> + Send + 'a>>;
+pub(super) type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interrupt>> + Send + 'a>>;
 
 /// A form: asks for a `T` under a key. Await it for an `ElicitResult<T>`, validated against
 /// the schema that was sent. Made by [`Ask::form`].
@@ -372,6 +421,11 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
             sent: Some(form.schema()),
             form: PhantomData,
         }
+    }
+
+    /// The `Ask` it goes through.
+    pub(super) fn ask(&self) -> &'a Ask {
+        self.core.ask
     }
 
     /// Shows `message` instead of the type's own.

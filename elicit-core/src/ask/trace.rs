@@ -32,6 +32,7 @@ pub(super) fn question(
         };
         let source = match last.map(|a| a.source) {
             Some(AnswerSource::Arguments) => "arguments",
+            Some(AnswerSource::TimedOut) => "timed_out",
             _ => "person",
         };
         let mut rules = String::new();

@@ -8,7 +8,18 @@ use crate::schema::format::Format;
 use crate::schema::hints::bound_hint;
 use crate::schema::{Kind, Property, RequestedSchema};
 
-/// A question the client cannot show, with no answer in the arguments.
+/// Why no person answered a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Why {
+    /// The client cannot show it.
+    CannotShow,
+    /// The client sent the form back without fields it needs, after every retry: it may show
+    /// them as something the person cannot fill in.
+    Unfilled,
+}
+
+/// A question no person could answer: the client cannot show it (and the arguments hold no
+/// answer), or it sent the form back without the fields it needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unavailable {
     /// The question's key: the argument that answers it.
@@ -21,15 +32,24 @@ pub struct Unavailable {
     pub(super) fields: Vec<String>,
     /// Whether the result carries `structuredContent` (the tool declares no `outputSchema`).
     pub(super) structured: bool,
+    why: Why,
+    /// What was wrong with the last answer, where one was refused.
+    refused: Option<String>,
+    /// Whether the answer may come in the arguments.
+    arguments: bool,
 }
 
 impl Unavailable {
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         key: &str,
         message: &str,
         schema: &RequestedSchema,
         written: &RequestedSchema,
         structured: bool,
+        why: Why,
+        refused: Option<String>,
+        arguments: bool,
     ) -> Self {
         Unavailable {
             key: key.to_owned(),
@@ -37,6 +57,9 @@ impl Unavailable {
             requested_schema: serde_json::to_value(written).unwrap_or(Value::Null),
             fields: schema.properties().iter().map(field).collect(),
             structured,
+            why,
+            refused,
+            arguments,
         }
     }
 
@@ -53,20 +76,37 @@ impl Unavailable {
 
 impl std::fmt::Display for Unavailable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
-            f,
-            "The client cannot show forms, so this tool cannot ask the user: {}",
-            self.message
-        )?;
+        match self.why {
+            Why::CannotShow => writeln!(
+                f,
+                "The client cannot show forms, so this tool cannot ask the user: {}",
+                self.message
+            )?,
+            Why::Unfilled => writeln!(
+                f,
+                "The client sent the form back without fields it needs (it may not be able to \
+                 show them), so this tool cannot ask the user: {}",
+                self.message
+            )?,
+        }
+        if let Some(refused) = &self.refused {
+            writeln!(f, "The answer was refused:\n{refused}")?;
+        }
         writeln!(f, "It needs these fields:")?;
         for field in &self.fields {
             writeln!(f, "- {field}")?;
         }
-        write!(
-            f,
-            "Ask the user for them, then call the tool again with them as an object in the argument `{}`.",
-            self.key
-        )
+        if self.arguments {
+            write!(
+                f,
+                "Ask the user for them, then call the tool again with them as an object in the argument `{}`.",
+                self.key
+            )
+        } else {
+            f.write_str(
+                "Ask the user for them another way: this tool cannot take them as arguments.",
+            )
+        }
     }
 }
 

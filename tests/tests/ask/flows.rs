@@ -239,7 +239,7 @@ async fn the_retry_policy_on_every_version() {
             assert_eq!(json_of(&outcome)["attempts"], expected);
         }
         // Invalid content is asked again up to the limit (two retries), then reported.
-        let bad = accept(json!({"city": ""}));
+        let bad = accept(json!({"city": "", "nights": 3}));
         let client = ScriptedClient::new(version).answers([bad.clone(), bad.clone(), bad]);
         let outcome = client
             .call_tool(Server::new(), "patient", json!({}))

@@ -76,6 +76,8 @@ pub struct Server {
     pub effects: Arc<Mutex<(usize, usize)>>,
     /// How often a body ran: what the `pay`, `pay_once` and `rooms` tools show changes with it.
     pub runs: Arc<std::sync::atomic::AtomicU32>,
+    /// The `Ask`'s deadline for live requests, if not the default.
+    pub deadline: Option<std::time::Duration>,
 }
 
 impl Server {
@@ -89,6 +91,7 @@ impl Server {
             trip_message: TRIP.to_owned(),
             effects: Arc::default(),
             runs: Arc::default(),
+            deadline: None,
         }
     }
 }
@@ -278,10 +281,14 @@ async fn plan_args(ask: &Ask) -> Asked<CallToolResult> {
 }
 
 /// A confirmation that opts into the arguments: it still comes from a person only.
+/// A confirmation, on a call whose arguments may hold `sure`: they never answer it.
 async fn confirm_args(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async {
-        let sure = ask.confirm("sure", "Are you sure?").or_arguments().await?;
-        Ok(json_result(json!(sure.is_confirmed())))
+        let sure = ask.confirm("sure", "Are you sure?").await?;
+        let reason = sure.reason().map(|why| why.to_string());
+        Ok(json_result(
+            json!({"confirmed": sure.is_confirmed(), "reason": reason}),
+        ))
     })
     .await
 }
@@ -367,6 +374,44 @@ async fn rooms(ask: &Ask, runs: &std::sync::atomic::AtomicU32) -> Asked<CallTool
     .await
 }
 
+/// A booking read from the arguments where the client cannot show the form, then a
+/// confirmation, which no argument answers: the body branches on why it is not confirmed.
+async fn book(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let ElicitResult::Accept(trip) = ask.form::<Trip>("booking").or_arguments().await? else {
+            return Ok(json_result(json!({"booked": false})));
+        };
+        let message = format!("Book {} nights in {}?", trip.nights, trip.city);
+        let confirmation = ask.confirm("confirm", message).await?;
+        Ok(json_result(match confirmation.reason() {
+            None => json!({"booked": true, "city": trip.city}),
+            Some(elicit_core::ask::Unconfirmed::NoPerson) => json!({
+                "booked": false,
+                "city": trip.city,
+                "next": "confirm with the person in the conversation, then book",
+            }),
+            Some(why) => json!({"booked": false, "city": trip.city, "why": why.to_string()}),
+        }))
+    })
+    .await
+}
+
+/// A confirmation under the `Ask`'s retry policy, with its attempts.
+async fn sure(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let (sure, attempt) = ask
+            .with_attempt(ask.confirm("sure", "Are you sure?"))
+            .await?;
+        Ok(json_result(json!({
+            "confirmed": sure.is_confirmed(),
+            "reason": sure.reason().map(|why| why.to_string()),
+            "source": format!("{:?}", attempt.source),
+            "attempts": ask.attempts("sure").len(),
+        })))
+    })
+    .await
+}
+
 /// Two confirmations under one key.
 async fn one_key_two_confirmations(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async {
@@ -411,6 +456,9 @@ impl ServerHandler for Server {
         if let Some(interval) = self.keep_alive {
             ask = ask.with_keep_alive(interval);
         }
+        if let Some(deadline) = self.deadline {
+            ask = ask.with_deadline(deadline);
+        }
         ask = ask.with_output_schema(self.output_schema);
         match request.name.as_ref() {
             "outside_run" => outside_run(&ask).await,
@@ -423,6 +471,8 @@ impl ServerHandler for Server {
             "pay_once" => pay(&ask, &self.runs, true).await.into_response(),
             "rooms" => rooms(&ask, &self.runs).await.into_response(),
             "one_key" => one_key_two_confirmations(&ask).await.into_response(),
+            "book" => book(&ask).await.into_response(),
+            "sure" => sure(&ask).await.into_response(),
             "bad_choices" => bad_choices(&ask).await.into_response(),
             "plan" | "plan_too" => plan(&ask).await.into_response(),
             "both" => both(&ask).await.into_response(),

@@ -1,0 +1,175 @@
+//! A confirmation: a yes/no question that fails closed, in one shape on every version.
+
+use std::future::IntoFuture;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::asked::Interrupt;
+use super::question::{Answering, Asking, FormQuestion, Question, sealed};
+use crate::confirm::Confirm;
+use crate::error::ElicitError;
+use crate::result::{ElicitAction, ElicitResult};
+use crate::retry::{AnswerSource, Attempt, RetryPolicy};
+
+/// The answer to a confirmation ([`Ask::confirm`](super::Ask::confirm)): confirmed, or not,
+/// and why not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirmation {
+    /// The person accepted with the box checked.
+    Confirmed,
+    /// Anything else.
+    NotConfirmed(Unconfirmed),
+}
+
+impl Confirmation {
+    /// Whether the person confirmed: go ahead only then.
+    #[must_use]
+    pub fn is_confirmed(self) -> bool {
+        self == Confirmation::Confirmed
+    }
+
+    /// Why it is not confirmed, if it is not.
+    #[must_use]
+    pub fn reason(self) -> Option<Unconfirmed> {
+        match self {
+            Confirmation::Confirmed => None,
+            Confirmation::NotConfirmed(why) => Some(why),
+        }
+    }
+}
+
+/// Why a confirmation is not confirmed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unconfirmed {
+    /// The person declined.
+    Declined,
+    /// The person dismissed it.
+    Cancelled,
+    /// No answer came before the question's deadline.
+    TimedOut,
+    /// An accept without the box checked: `confirmed` false, missing, or not a boolean.
+    Unchecked,
+    /// The client cannot show it: no person could be asked.
+    NoPerson,
+}
+
+impl std::fmt::Display for Unconfirmed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Unconfirmed::Declined => "the person declined",
+            Unconfirmed::Cancelled => "the person dismissed it",
+            Unconfirmed::TimedOut => "no answer came in time",
+            Unconfirmed::Unchecked => "the box was not checked",
+            Unconfirmed::NoPerson => "no person could be asked",
+        })
+    }
+}
+
+/// A confirmation: asks a yes/no question under a key. Await it for a [`Confirmation`]. Made
+/// by [`Ask::confirm`](super::Ask::confirm).
+///
+/// It has no `or_arguments`: a confirmation comes from a person, never from the model.
+///
+/// ```compile_fail
+/// # async fn body(ask: &elicit_core::ask::Ask) {
+/// let _ = ask.confirm("pay", "Pay 120 EUR?").or_arguments();
+/// # }
+/// ```
+#[must_use = "a question is asked when it is awaited"]
+pub struct ConfirmQuestion<'a> {
+    form: FormQuestion<'a, Confirm>,
+}
+
+impl<'a> ConfirmQuestion<'a> {
+    pub(super) fn new(form: FormQuestion<'a, Confirm>) -> Self {
+        ConfirmQuestion { form }
+    }
+
+    /// Asks again as `policy` allows: once more after a cancel, and after content that is
+    /// not a confirmation. On 2026-07-28 each new attempt is another round.
+    pub fn retrying(self, policy: RetryPolicy) -> Self {
+        ConfirmQuestion {
+            form: self.form.retrying(policy),
+        }
+    }
+
+    /// Waits `deadline` for the answer to a live request (see
+    /// [`Ask::with_deadline`](super::Ask::with_deadline)); then it is not confirmed.
+    pub fn deadline(self, deadline: Duration) -> Self {
+        ConfirmQuestion {
+            form: self.form.deadline(deadline),
+        }
+    }
+
+    /// Sends progress every `interval` while a live request waits (see
+    /// [`Ask::with_keep_alive`](super::Ask::with_keep_alive)).
+    pub fn keep_alive(self, interval: Duration) -> Self {
+        ConfirmQuestion {
+            form: self.form.keep_alive(interval),
+        }
+    }
+}
+
+impl sealed::Sealed for ConfirmQuestion<'_> {}
+
+impl Question for ConfirmQuestion<'_> {
+    type Output = Confirmation;
+
+    fn asking(&self) -> &dyn Asking {
+        &self.form
+    }
+
+    fn read(&self, reply: &Value) -> Result<Confirmation, ElicitError> {
+        Ok(match self.form.read(reply)? {
+            ElicitResult::Accept(Confirm { confirmed: true }) => Confirmation::Confirmed,
+            ElicitResult::Accept(_) => Confirmation::NotConfirmed(Unconfirmed::Unchecked),
+            ElicitResult::Decline => Confirmation::NotConfirmed(Unconfirmed::Declined),
+            ElicitResult::Cancel => Confirmation::NotConfirmed(Unconfirmed::Cancelled),
+        })
+    }
+
+    fn settle(
+        &self,
+        answer: Result<Confirmation, Interrupt>,
+        last: Option<&Attempt>,
+    ) -> Result<Confirmation, Interrupt> {
+        let timed_out = last.is_some_and(|a| a.source == AnswerSource::TimedOut);
+        match answer {
+            Ok(Confirmation::NotConfirmed(Unconfirmed::Cancelled)) if timed_out => {
+                Ok(Confirmation::NotConfirmed(Unconfirmed::TimedOut))
+            }
+            // Content that is no confirmation (`{}` among it), after every retry the policy
+            // allowed.
+            Err(Interrupt::Invalid { .. } | Interrupt::Unavailable(_)) => {
+                Ok(Confirmation::NotConfirmed(Unconfirmed::Unchecked))
+            }
+            Err(Interrupt::MissingCapability { .. }) => {
+                Ok(Confirmation::NotConfirmed(Unconfirmed::NoPerson))
+            }
+            other => other,
+        }
+    }
+}
+
+impl super::question::Decided for Confirmation {
+    fn action(&self) -> ElicitAction {
+        match self {
+            Confirmation::Confirmed | Confirmation::NotConfirmed(Unconfirmed::Unchecked) => {
+                ElicitAction::Accept
+            }
+            Confirmation::NotConfirmed(Unconfirmed::Declined) => ElicitAction::Decline,
+            Confirmation::NotConfirmed(_) => ElicitAction::Cancel,
+        }
+    }
+}
+
+impl<'a> IntoFuture for ConfirmQuestion<'a> {
+    type Output = Result<Confirmation, Interrupt>;
+    type IntoFuture = Answering<'a, Confirmation>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { self.form.ask().answer(&self).await })
+    }
+}
