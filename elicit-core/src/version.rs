@@ -18,10 +18,10 @@ use std::str::FromStr;
 /// |---|---|---|---|
 /// | string, number, integer, boolean properties | sent | sent | sent |
 /// | `default` on a boolean | sent | sent | sent |
-/// | `default` on string, number, integer, single- and multi-select | left out (the field stays optional; serde still fills it on parse) | sent | sent |
+/// | `default` on string, number, integer and single-select | left out (the field stays optional; serde still fills it on parse) | sent | sent |
 /// | untitled single-select | `enum` | `enum` | `enum` |
 /// | titled single-select | `enum` + `enumNames` | `oneOf: [{const, title}]` | `oneOf: [{const, title}]` |
-/// | multi-select (`Vec`/`BTreeSet`/`HashSet` of an enum) | refused: `SchemaError` naming the field | `items.enum` or `items.anyOf` | `items.enum` or `items.anyOf` |
+/// | multi-select (`Vec`/`BTreeSet`/`HashSet` of an enum) | one optional boolean per choice, `FIELD__CHOICE`, titled "Field: Choice" (the field's description on the first, its default list as the booleans' defaults), read back into the list by [`unfold_reply`](crate::RequestedSchema::unfold_reply) (`Ask` does it), so `minItems`, `maxItems` and uniqueness are checked on the field; a field named as one of the boxes is refused | `items.enum` or `items.anyOf` | `items.enum` or `items.anyOf` |
 /// | `$schema` | not sent | not sent | not sent |
 /// | form request `mode` | absent from [`FormRequest`](crate::FormRequest)'s params; rmcp's model adds `"mode":"form"`, which every client tested accepts | `"form"` | `"form"` |
 /// | URL mode (`UrlRequest`) | refused | `mode: "url"` with `elicitationId` | `mode: "url"`, no `elicitationId` (its `inputRequests` key names it) |

@@ -88,12 +88,45 @@ async def run(version, scenario):
         await stack.aclose()
 
 
+async def multi_select(version):
+    """A multi-select: on 2025-06-18 the form holds one box per choice, which the person
+    ticks; the tool reads the list on every version."""
+    seen = []
+
+    async def on_elicit(context, params):
+        seen.append(params)
+        schema = params.requested_schema
+        props = schema["properties"] if isinstance(schema, dict) else schema.properties
+        if "extras__Cake" in props:
+            content = {"extras__Cake": True, "extras__Flowers": False, "extras__Candles": True}
+        else:
+            content = {"extras": ["Cake", "Candles"]}
+        return types.ElicitResult(action="accept", content=content)
+
+    stack, session, call_tool = await connect(version, on_elicit)
+    try:
+        result = await call_tool("order_extras", {})
+        text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
+        schema = seen[0].requested_schema if seen else {}
+        props = list(schema["properties"]) if isinstance(schema, dict) else list(schema.properties)
+        boxes = ["extras__Cake", "extras__Flowers", "extras__Candles"]
+        if (props == boxes) != (version == "2025-06-18"):
+            return f"the form's properties: {props}"
+        expected = {"action": "accept", "content": {"extras": ["Cake", "Candles"]}}
+        if result.is_error or json.loads(text) != expected:
+            return f"unexpected result (isError={result.is_error}): {text}"
+        return None
+    finally:
+        await stack.aclose()
+
+
 async def main():
     passed, failed = 0, []
     for version in ("2025-06-18", "2025-11-25", "2026-07-28"):
-        for scenario in SCENARIOS:
+        for scenario in [*SCENARIOS, "multi-select"]:
             try:
-                problem = await asyncio.wait_for(run(version, scenario), timeout=60)
+                step = multi_select(version) if scenario == "multi-select" else run(version, scenario)
+                problem = await asyncio.wait_for(step, timeout=60)
             except Exception as exc:  # report every failure, then fail the run
                 problem = f"{type(exc).__name__}: {exc}"
             name = f"{version} {scenario}"

@@ -179,10 +179,16 @@ fn the_request_is_written_for_each_version() {
         latest["requestedSchema"]["properties"]["repo"]["oneOf"][1]["title"],
         "Web site"
     );
-    // 2025-06-18 has no multi-select: the form says which field, when the request is built.
-    let e = form
+    // 2025-06-18 has no multi-select: the form sends one box per choice, with the run-time
+    // choices and their titles as they are.
+    let old = form
         .request()
         .with_version(ProtocolVersion::V2025_06_18)
-        .unwrap_err();
-    assert_eq!(e.property_name(), Some("labels"));
+        .unwrap()
+        .to_value();
+    let properties = &old["requestedSchema"]["properties"];
+    assert!(properties.get("labels").is_none());
+    assert_eq!(properties["labels__bug"]["type"], "boolean");
+    assert_eq!(properties["labels__bug"]["title"], "Labels: Bug");
+    assert_eq!(properties["repo"]["enumNames"], json!(["API", "Web site"]));
 }

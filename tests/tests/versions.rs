@@ -237,13 +237,22 @@ fn every_field_kind_on_the_newer_versions() {
 
 #[test]
 fn down_levelling_to_2025_06_18() {
-    let err = Reservation::requested_schema_for(V2025_06_18).unwrap_err();
-    assert_eq!(err.property_name(), Some("extras"));
-    assert!(
-        err.to_string().contains("multi-select") && err.to_string().contains("2025-11-25"),
-        "{err}"
+    // A multi-select, which 2025-06-18 cannot hold, goes as one box per choice; its default
+    // list ticks its boxes.
+    let reservation = wire(Reservation::requested_schema_for(V2025_06_18).unwrap());
+    let p = &reservation["properties"];
+    assert!(p.get("extras").is_none());
+    assert_eq!(
+        p["extras__Cake"],
+        json!({"type": "boolean", "title": "Extras: Cake", "description": "Choose at most 2"})
     );
-    assert!(Reservation::form_request_for(V2025_06_18).is_err());
+    assert_eq!(
+        p["extras__Candles"],
+        json!({"type": "boolean", "title": "Extras: Candles"})
+    );
+    assert_eq!(p["usual_extras__Cake"]["default"], true);
+    assert_eq!(p["usual_extras__Flowers"]["default"], false);
+    assert!(Reservation::form_request_for(V2025_06_18).is_ok());
 
     let old = wire(Simple::requested_schema_for(V2025_06_18).unwrap());
     let p = &old["properties"];
@@ -280,7 +289,7 @@ fn schemas_conform_on_every_version() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 5);
+    assert_eq!(checked, 6);
 }
 
 /// A form of one titled choice and one untitled, for the legacy form.

@@ -221,8 +221,14 @@ impl Ask {
         if let Some(schema) = question.schema() {
             attempts = attempts.with_schema(schema);
         }
+        // Replies as the body's form holds them (a 2025-06-18 multi-select's boxes as its list).
+        let replies: Vec<Value> = answers
+            .replies
+            .iter()
+            .map(|reply| unfold(question, version, reply))
+            .collect();
         let mut again = true;
-        for (i, reply) in answers.replies.iter().enumerate() {
+        for (i, reply) in replies.iter().enumerate() {
             let outcome = read(reply);
             let repeated = repeats(
                 &outcome,
@@ -243,7 +249,7 @@ impl Ask {
                 version,
                 &mut attempts,
                 read,
-                answers.replies.last().cloned(),
+                replies.last().cloned(),
             )
             .await
         } else {
@@ -341,6 +347,7 @@ impl Ask {
                 carried.push_reply(key, reply.clone(), Some(took));
                 Ok(())
             })?;
+            let reply = unfold(question, version, &reply);
             let outcome = read(&reply);
             let repeated = repeats(&outcome, last_reply.as_ref(), &reply);
             if !attempts.record_from(outcome, AnswerSource::Person, Some(took)) || repeated {
@@ -419,4 +426,13 @@ fn repeats(outcome: &AttemptOutcome, before: Option<&Value>, reply: &Value) -> b
             .is_none_or(|content| content.as_object().is_some_and(|c| c.is_empty()))
     };
     matches!(outcome, AttemptOutcome::Invalid(_)) && empty(reply) && before.is_some_and(empty)
+}
+
+/// A reply as the question's form holds it: on 2025-06-18, a multi-select's boxes folded back
+/// into its list ([`RequestedSchema::unfold_reply`](crate::RequestedSchema::unfold_reply)).
+fn unfold(question: &dyn Asking, version: ProtocolVersion, reply: &Value) -> Value {
+    match question.schema() {
+        Some(schema) => schema.unfold_reply(version, reply).into_owned(),
+        None => reply.clone(),
+    }
 }

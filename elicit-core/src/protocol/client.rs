@@ -89,6 +89,19 @@ impl ElicitRequest {
                     .ok_or_else(|| shape("a form request has no `requestedSchema`"))?;
                 let schema =
                     RequestedSchema::from_value(schema.clone()).map_err(ReadError::Schema)?;
+                // 2025-06-18 has no array property: a server writes a multi-select there as one
+                // box per choice, so one that arrives as a list is not a 2025-06-18 form.
+                let multi = schema
+                    .properties()
+                    .iter()
+                    .find(|p| matches!(p.kind, crate::schema::Kind::MultiSelect(_)));
+                if let Some(multi) = multi.filter(|_| version < ProtocolVersion::V2025_11_25) {
+                    return Err(ReadError::Schema(SchemaError::property(
+                        multi.name.as_str(),
+                        "is a multi-select, which a 2025-06-18 form cannot hold (it sends one \
+                         box per choice, `FIELD__CHOICE`)",
+                    )));
+                }
                 let form = FormRequest::owned(message, schema)
                     .with_version(version)
                     .map_err(ReadError::Schema)?;

@@ -41,8 +41,8 @@ impl<'a> FormRequest<'a> {
 
     /// The request written for `version`: 2025-06-18 has no `mode` key, and its schema is
     /// written down for it ([`RequestedSchema::for_version`]: titled choices as `enumNames`,
-    /// defaults only on booleans). Fails, naming the field, for what the version cannot
-    /// express (a multi-select on 2025-06-18).
+    /// defaults only on booleans, a multi-select as one box per choice). Fails, naming the
+    /// field, for what the version cannot express.
     pub fn with_version(mut self, version: ProtocolVersion) -> Result<Self, SchemaError> {
         if !self.schema.is_written_for(version) {
             self.schema = Cow::Owned(self.schema.for_version(version)?);

@@ -1,5 +1,7 @@
 //! Writing a [`RequestedSchema`] as the JSON that goes on the wire.
 
+use std::borrow::Cow;
+
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
@@ -132,8 +134,12 @@ fn titled(choices: &[Choice]) -> Vec<Value> {
 
 impl RequestedSchema {
     /// This schema written for `version`: for 2025-06-18, titled choices become `enum` with
-    /// `enumNames`, and only booleans keep a `default`; newer versions take it as it is. Fails,
-    /// naming the field, for what the version cannot express (a multi-select on 2025-06-18).
+    /// `enumNames`, only booleans keep a `default`, and a multi-select, which it cannot hold,
+    /// becomes one optional boolean per choice named `FIELD__CHOICE`, titled "Field: Choice"
+    /// (its default list ticks its boxes; read a reply back with
+    /// [`unfold_reply`](RequestedSchema::unfold_reply)); newer versions take it as it is.
+    /// Fails, naming the field, for what the version cannot express: a field named as one of
+    /// those boxes.
     pub fn for_version(&self, version: ProtocolVersion) -> Result<RequestedSchema, SchemaError> {
         downlevel(self, version)
     }
@@ -162,14 +168,14 @@ pub(crate) fn downlevel(
         return Ok(out);
     }
     out.dialect = None;
-    for prop in &mut out.properties {
+    let mut properties = Vec::with_capacity(out.properties.len());
+    for mut prop in std::mem::take(&mut out.properties) {
+        if let Kind::MultiSelect(rules) = &prop.kind {
+            properties.extend(ticks(&prop, rules));
+            continue;
+        }
         match &mut prop.kind {
-            Kind::MultiSelect(_) => {
-                return Err(SchemaError::property(
-                    prop.name.as_str(),
-                    "is a multi-select, which needs protocol 2025-11-25 or later",
-                ));
-            }
+            Kind::MultiSelect(_) => {}
             Kind::Select(rules) => {
                 if rules.style == SelectStyle::Titled {
                     rules.style = SelectStyle::Legacy;
@@ -181,6 +187,108 @@ pub(crate) fn downlevel(
             // 2025-06-18 allows `default` on booleans only.
             Kind::Boolean(_) => {}
         }
+        properties.push(prop);
     }
+    if let Some(name) = duplicate(&properties) {
+        return Err(SchemaError::property(
+            name,
+            "is the name of one of a multi-select's checkboxes on 2025-06-18 \
+             (`FIELD__CHOICE`) as well: rename one of them",
+        ));
+    }
+    out.properties = properties;
+    out.reindex();
     Ok(out)
+}
+
+/// The property that holds whether `choice` of the multi-select `field` is ticked, on
+/// 2025-06-18, which has no array property: `FIELD__CHOICE`.
+#[must_use]
+pub(crate) fn tick_name(field: &str, choice: &str) -> String {
+    format!("{field}__{choice}")
+}
+
+/// A multi-select as one optional boolean per choice, for 2025-06-18: titled "Field: Choice",
+/// the field's description on the first, and its default list ticking its choices.
+fn ticks(prop: &Property, rules: &MultiSelectRules) -> Vec<Property> {
+    let label = prop.title.as_deref().unwrap_or(&prop.name);
+    rules
+        .choices
+        .iter()
+        .enumerate()
+        .map(|(i, choice)| {
+            let ticked = rules
+                .default
+                .as_ref()
+                .map(|default| default.contains(&choice.value));
+            let title = choice.title.as_deref().unwrap_or(&choice.value);
+            Property {
+                name: tick_name(&prop.name, &choice.value),
+                title: Some(format!("{label}: {title}")),
+                description: if i == 0 {
+                    prop.description.clone()
+                } else {
+                    None
+                },
+                required: false,
+                kind: Kind::Boolean(ticked),
+            }
+        })
+        .collect()
+}
+
+/// A name two properties share, if any.
+fn duplicate(properties: &[Property]) -> Option<&str> {
+    let mut seen = std::collections::HashSet::new();
+    properties
+        .iter()
+        .map(|p| p.name.as_str())
+        .find(|name| !seen.insert(*name))
+}
+
+impl RequestedSchema {
+    /// A reply to this schema as [written](RequestedSchema::for_version) for `version`, read
+    /// back into this schema's shape: on 2025-06-18 each multi-select went out as one boolean
+    /// per choice (`FIELD__CHOICE`), and the ticked ones become the field's list again, in the
+    /// order of the choices, so that the field's own rules (`minItems`, `maxItems`) apply and
+    /// their violations name the field. A required multi-select with no box in the reply reads
+    /// as the empty list. Any other reply, and any other version, is returned as it is.
+    #[must_use]
+    pub fn unfold_reply<'r>(&self, version: ProtocolVersion, reply: &'r Value) -> Cow<'r, Value> {
+        let multi = |p: &&Property| matches!(p.kind, Kind::MultiSelect(_));
+        if version >= ProtocolVersion::V2025_11_25 || !self.properties.iter().any(|p| multi(&p)) {
+            return Cow::Borrowed(reply);
+        }
+        let Some(content) = reply.get("content").and_then(Value::as_object) else {
+            return Cow::Borrowed(reply);
+        };
+        let mut content = content.clone();
+        for prop in self.properties.iter().filter(multi) {
+            let Kind::MultiSelect(rules) = &prop.kind else {
+                continue;
+            };
+            let mut seen = false;
+            let mut ticked = Vec::new();
+            for choice in &rules.choices {
+                match content.remove(&tick_name(&prop.name, &choice.value)) {
+                    Some(Value::Bool(true)) => {
+                        seen = true;
+                        ticked.push(Value::String(choice.value.clone()));
+                    }
+                    Some(Value::Bool(false)) => seen = true,
+                    // Not a boolean: left for the reader to refuse, under its own name.
+                    Some(other) => {
+                        content.insert(tick_name(&prop.name, &choice.value), other);
+                    }
+                    None => {}
+                }
+            }
+            if (seen || prop.required) && !content.contains_key(&prop.name) {
+                content.insert(prop.name.clone(), Value::Array(ticked));
+            }
+        }
+        let mut reply = reply.clone();
+        reply["content"] = Value::Object(content);
+        Cow::Owned(reply)
+    }
 }

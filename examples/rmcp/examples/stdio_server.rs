@@ -80,6 +80,21 @@ struct TableChoice {
     party_size: u8,
 }
 
+/// Anything for the table?
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+struct Extras {
+    /// Pick at least one
+    #[schemars(length(min = 1))]
+    extras: Vec<Extra>,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+enum Extra {
+    Cake,
+    Flowers,
+    Candles,
+}
+
 const ACCOUNT_PAGE: &str = "https://accounts.example.com/connect?client=chez-ferris";
 
 #[derive(Clone)]
@@ -119,6 +134,13 @@ fn wire(answer: &impl Serialize) -> Result<CallToolResult, Interrupt> {
 /// Asks for a booking; a client that cannot show forms may pass it as the `booking` argument.
 async fn book_table(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async { wire(&ask.form::<Booking>("booking").or_arguments().await?) })
+        .await
+}
+
+/// Asks for extras, a multi-select: on 2025-06-18, which has no array property, one box per
+/// choice, read back into the list.
+async fn order_extras(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async { wire(&ask.form::<Extras>("extras").await?) })
         .await
 }
 
@@ -207,6 +229,10 @@ impl ServerHandler for Restaurant {
                 "Book a table, asking again after a cancel or a mistake.",
             ),
             tool(
+                "order_extras",
+                "Ask which extras to put on the table (any of cake, flowers, candles).",
+            ),
+            tool(
                 "connect_account",
                 "Connect the user's account through a sign-in page (URL mode).",
             ),
@@ -231,6 +257,7 @@ impl ServerHandler for Restaurant {
         match request.name.as_ref() {
             "book_table" => book_table(&ask).await.into_response(),
             "book_table_patiently" => book_table_patiently(&ask).await.into_response(),
+            "order_extras" => order_extras(&ask).await.into_response(),
             "connect_account" => connect_account(&ask).await.into_response(),
             "choose_table" => {
                 let tables = request

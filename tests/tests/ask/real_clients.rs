@@ -211,6 +211,10 @@ async fn a_booking_from_the_arguments_with_a_confirmation_nobody_can_give() {
             json!({"booked": true, "city": "Lisbon"}),
             "{version}"
         );
-        assert_eq!(outcome.messages()[1], "Book 3 nights in Lisbon?", "{version}");
+        assert_eq!(
+            outcome.messages()[1],
+            "Book 3 nights in Lisbon?",
+            "{version}"
+        );
     }
 }

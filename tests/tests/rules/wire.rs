@@ -41,15 +41,27 @@ fn a_runtime_schema_is_written_down_for_older_versions() {
         serde_json::to_value(titled.for_version(V0618).unwrap()).unwrap(),
         wire["requestedSchema"]
     );
-    // A multi-select cannot be written for 2025-06-18: refused, naming the field.
+    // 2025-06-18 has no array property: a multi-select is written as one box per choice.
     let multi =
         runtime(json!({"tags": {"type": "array", "items": {"type": "string", "enum": ["a"]}}}));
-    let e = FormRequest::new("Tags", &multi)
+    let old = FormRequest::new("Tags", &multi)
         .with_version(V0618)
-        .unwrap_err();
-    assert_eq!(e.property_name(), Some("tags"));
-    assert!(multi.for_version(V0618).is_err());
-    assert!(FormRequest::new("Tags", &multi).with_version(V1125).is_ok());
+        .unwrap();
+    assert_eq!(
+        old.to_value()["requestedSchema"]["properties"],
+        json!({"tags__a": {"type": "boolean", "title": "tags: a"}})
+    );
+    assert_eq!(
+        serde_json::to_value(multi.for_version(V0618).unwrap()).unwrap(),
+        old.to_value()["requestedSchema"]
+    );
+    let newer = FormRequest::new("Tags", &multi)
+        .with_version(V1125)
+        .unwrap();
+    assert_eq!(
+        newer.to_value()["requestedSchema"]["properties"]["tags"]["type"],
+        "array"
+    );
 }
 
 /// Pick one
