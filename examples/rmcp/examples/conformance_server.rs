@@ -17,6 +17,9 @@
 //! - the prompt `test_input_required_result_prompt`: `prompts/get` with one form, through the
 //!   crate's SDK-free round-trip types (`Ask` serves tools).
 
+#[path = "support/http.rs"]
+mod http;
+
 use elicit_core::ask::ElicitMode;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, InputRequests, InputResponse, InputResponses};
@@ -200,34 +203,11 @@ impl rmcp::ServerHandler for Conformance {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    use hyper_util::rt::TokioIo;
-    use hyper_util::service::TowerToHyperService;
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-    };
-    use std::io::Write;
-
     let port = std::env::args().nth(1).unwrap_or_else(|| "0".to_owned());
-    let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}")).await?;
-    let service = StreamableHttpService::new(
-        || Ok(Conformance),
-        std::sync::Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let mut stdout = std::io::stdout();
-    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
-    stdout.flush()?;
-    loop {
-        let (stream, _) = listener.accept().await?;
-        let service = TowerToHyperService::new(service.clone());
-        tokio::spawn(async move {
-            let connection = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service);
-            if let Err(e) = connection.await
-                && !e.is_incomplete_message()
-            {
-                eprintln!("conformance_server: connection ended: {e}");
-            }
-        });
-    }
+    http::serve(
+        &format!("127.0.0.1:{port}"),
+        "conformance_server",
+        Conformance,
+    )
+    .await
 }

@@ -40,6 +40,9 @@
 //! - **form_client**, this repository's terminal client: `cargo run -p elicit-rmcp-examples
 //!   --example form_client -- cargo run -q -p elicit-rmcp-examples --example stdio_server`.
 
+#[path = "support/http.rs"]
+mod http;
+
 use elicit_core::ElicitResult;
 use elicit_core::prelude::*;
 use rmcp::model::*;
@@ -298,36 +301,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// Serves the same tools over streamable HTTP at `http://ADDRESS/mcp`, and prints that URL (with
 /// the port the system chose, for port 0) as the first line of stdout.
 async fn serve_http(address: &str) -> Result<(), Box<dyn std::error::Error>> {
-    use hyper_util::rt::TokioIo;
-    use hyper_util::service::TowerToHyperService;
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-    };
-    use std::io::Write;
-
-    let listener = tokio::net::TcpListener::bind(address).await?;
-    // Sessions serve 2025-06-18 and 2025-11-25, whose questions are live requests on the
-    // call's event stream; 2026-07-28 calls are served without one, as that version requires.
-    let service = StreamableHttpService::new(
-        || Ok(Restaurant),
-        std::sync::Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let mut stdout = std::io::stdout();
-    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
-    stdout.flush()?;
-    loop {
-        let (stream, _) = listener.accept().await?;
-        let service = TowerToHyperService::new(service.clone());
-        tokio::spawn(async move {
-            let connection = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service);
-            // A client that closes an idle connection is not worth a line.
-            if let Err(e) = connection.await
-                && !e.is_incomplete_message()
-            {
-                eprintln!("stdio_server: connection ended: {e}");
-            }
-        });
-    }
+    http::serve(address, "stdio_server", Restaurant).await
 }

@@ -1,0 +1,46 @@
+//! Serving an rmcp server over streamable HTTP, for the examples that offer it.
+
+use hyper_util::rt::TokioIo;
+use hyper_util::service::TowerToHyperService;
+use rmcp::transport::streamable_http_server::{
+    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+};
+use std::io::Write;
+
+/// Serves `server` at `http://ADDRESS/mcp` and prints that URL (with the port the system chose,
+/// for port 0) as the first line of stdout. `name` starts the lines it writes to stderr.
+///
+/// Sessions serve 2025-06-18 and 2025-11-25, whose questions are live requests on the call's
+/// event stream; 2026-07-28 calls are served without one, as that version requires.
+pub async fn serve<S>(
+    address: &str,
+    name: &'static str,
+    server: S,
+) -> Result<(), Box<dyn std::error::Error>>
+where
+    S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+{
+    let listener = tokio::net::TcpListener::bind(address).await?;
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        std::sync::Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
+    stdout.flush()?;
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service);
+            // A client that closes an idle connection is not worth a line.
+            if let Err(e) = connection.await
+                && !e.is_incomplete_message()
+            {
+                eprintln!("{name}: connection ended: {e}");
+            }
+        });
+    }
+}
