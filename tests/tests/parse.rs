@@ -764,3 +764,106 @@ proptest! {
         let _ = ElicitResult::<AllOptional>::from_json(&text);
     }
 }
+
+#[test]
+fn a_duplicate_key_is_refused_whether_content_comes_before_the_action_or_after() {
+    let content = r#"{"name":"Ada","age":1,"age":99,"ratio":0.5,"agree":true,"color":"red","tags":["green"],"list":[]}"#;
+    for reply in [
+        format!(r#"{{"action":"accept","content":{content}}}"#),
+        format!(r#"{{"content":{content},"action":"accept"}}"#),
+    ] {
+        for e in [
+            ElicitResult::<Form>::from_json(&reply).unwrap_err(),
+            ElicitResult::<Form>::from_slice(reply.as_bytes()).unwrap_err(),
+        ] {
+            assert_eq!(
+                rules_of(&e),
+                [(Some("age"), &Rule::DuplicateKey)],
+                "{reply}"
+            );
+        }
+        // serde's `Deserialize` impl says the same in its error.
+        let e = serde_json::from_str::<ElicitResult<Form>>(&reply).unwrap_err();
+        assert!(
+            e.to_string().contains("`age` appears more than once"),
+            "{reply}: {e}"
+        );
+    }
+    // The runtime schema refuses it in either order as well.
+    let schema = Form::requested_schema();
+    for reply in [
+        format!(r#"{{"action":"accept","content":{content}}}"#),
+        format!(r#"{{"content":{content},"action":"accept"}}"#),
+    ] {
+        let e = schema.parse_reply_json(&reply).unwrap_err();
+        assert_eq!(
+            rules_of(&e),
+            [(Some("age"), &Rule::DuplicateKey)],
+            "{reply}"
+        );
+    }
+}
+
+#[test]
+fn content_before_the_action_reads_through_a_deserializer_that_is_not_json() {
+    use serde::de::IntoDeserializer;
+    use serde::de::value::{Error, MapDeserializer};
+
+    // An envelope from a deserializer other than serde_json's, content first.
+    let content: Vec<(&str, Value)> = vec![
+        ("name", json!("Ada")),
+        ("age", json!(36)),
+        ("ratio", json!(0.5)),
+        ("agree", json!(true)),
+        ("color", json!("red")),
+        ("tags", json!(["green"])),
+        ("list", json!([])),
+    ];
+    let content: serde_json::Map<String, Value> = content
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
+    let envelope = vec![
+        ("content", Value::Object(content)),
+        ("action", json!("accept")),
+    ];
+    let deserializer: MapDeserializer<_, Error> = MapDeserializer::new(
+        envelope
+            .into_iter()
+            .map(|(k, v)| (k.into_deserializer(), ValueDe(v))),
+    );
+    let read = ElicitResult::<Form>::deserialize(deserializer).unwrap();
+    assert!(matches!(read, ElicitResult::Accept(Form { age: 36, .. })));
+}
+
+/// A `serde_json::Value` as a deserializer whose error is serde's own, as a format crate's
+/// would be.
+struct ValueDe(Value);
+
+impl<'de> serde::de::IntoDeserializer<'de, serde::de::value::Error> for ValueDe {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<'de> serde::Deserializer<'de> for ValueDe {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        use serde::de::Error;
+        self.0
+            .deserialize_any(visitor)
+            .map_err(|e| serde::de::value::Error::custom(e.to_string()))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}

@@ -1,16 +1,17 @@
 //! The reply envelope `{"action": .., "content": ..}`, read in one pass.
 //!
 //! `action` decides what `content` is: validated into the target on accept, skipped unread on
-//! decline and cancel. When `content` comes first, it is held as a `Value` until `action` says.
+//! decline and cancel. When `content` comes first, it is held, every key kept, until `action`
+//! says ([`Early`]).
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde_json::{Map, Value};
 
 use super::adapter::{ContentSeed, ReadContent, Report};
 use super::check::stop;
+use super::early::{self, Early};
 use super::sink::{Sink, refuse_others};
 use crate::error::{Location, Rule};
 use crate::result::{ElicitAction, ElicitResult};
@@ -87,7 +88,7 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ElicitResult<C>, A::Error> {
         let mut action: Option<ElicitAction> = None;
         let mut content: Option<C> = None;
-        let mut early: Option<Value> = None;
+        let mut early: Option<Early> = None;
         let mut content_seen = false;
         while let Some(key) = map.next_key::<Key>()? {
             match key {
@@ -112,7 +113,7 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
                         Some(_) => {
                             map.next_value::<IgnoredAny>()?;
                         }
-                        None => early = Some(map.next_value::<Value>()?),
+                        None => early = Some(map.next_value::<Early>()?),
                     }
                 }
                 Key::Other => {
@@ -128,13 +129,10 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
                 let content = match (content, early) {
                     (Some(content), _) => content,
                     // Content that came before the action; `null` or no content reads as `{}`.
-                    (None, early) => {
-                        let early = early.filter(|v| !v.is_null());
-                        let content = early.unwrap_or_else(|| Value::Object(Map::new()));
-                        ContentSeed::new(self.sink)
-                            .deserialize(&content)
-                            .map_err(de::Error::custom)?
-                    }
+                    (None, early) => early
+                        .unwrap_or_else(early::empty)
+                        .read(ContentSeed::new(self.sink))
+                        .map_err(de::Error::custom)?,
                 };
                 Ok(ElicitResult::Accept(content))
             }

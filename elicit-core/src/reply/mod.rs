@@ -9,6 +9,7 @@
 
 pub(crate) mod adapter;
 mod check;
+mod early;
 pub(crate) mod envelope;
 pub(crate) mod sink;
 mod typed;
