@@ -615,3 +615,36 @@ fn integer_fields_are_bounded_by_their_type() {
         );
     }
 }
+
+#[test]
+fn schema_text_with_a_key_twice_is_refused_at_any_level() {
+    use elicit_core::RequestedSchema;
+    for (text, at) in [
+        (
+            r#"{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}}}"#,
+            "\"a\" appears twice in the object at /properties",
+        ),
+        (
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"properties":{"b":{"type":"string"}}}"#,
+            "\"properties\" appears twice in the object at /",
+        ),
+        (
+            r#"{"type":"object","properties":{"a":{"type":"string","maxLength":3,"maxLength":9}}}"#,
+            "\"maxLength\" appears twice in the object at /properties/a",
+        ),
+    ] {
+        let e = RequestedSchema::from_json(text).unwrap_err();
+        assert!(e.to_string().contains(at), "{text}: {e}");
+    }
+    // Read once, in the order written.
+    let schema = RequestedSchema::from_json(
+        r#"{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"boolean"},"m":{"type":"number"}}}"#,
+    )
+    .unwrap();
+    let names: Vec<&str> = schema
+        .properties()
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(names, ["z", "a", "m"]);
+}

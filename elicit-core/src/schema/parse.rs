@@ -118,47 +118,123 @@ impl RequestedSchema {
                 limits.max_schema_bytes()
             )));
         }
-        let value: Value = serde_json::from_str(json)
+        let order = std::cell::RefCell::new(Vec::new());
+        let mut text = serde_json::Deserializer::from_str(json);
+        let value = serde::de::DeserializeSeed::deserialize(Strict::root(&order), &mut text)
+            .and_then(|value| text.end().map(|()| value))
             .map_err(|e| SchemaError::root(format!("not valid JSON: {e}")))?;
         let mut schema = RequestedSchema::from_value_with(value, limits)?;
-        // The text parsed once already, so reading its key order cannot fail.
-        if let Ok(order) = serde_json::from_str::<PropertyOrder>(json) {
-            schema.order_by(order.properties.0.iter().map(String::as_str));
-        }
+        schema.order_by(order.borrow().iter().map(String::as_str));
         Ok(schema)
     }
 }
 
-/// The keys of a schema's `properties`, in the order they are written.
-#[derive(serde::Deserialize)]
-struct PropertyOrder {
-    #[serde(default)]
-    properties: Keys,
+/// Reads JSON text as a `Value`, refusing a key that appears twice in one object, at any level,
+/// and noting the order of the root's `properties` keys (a `serde_json::Map` may sort them).
+struct Strict<'a> {
+    /// Where the value is, as a JSON pointer.
+    at: String,
+    /// Where the keys go, for the root's `properties`.
+    order: &'a std::cell::RefCell<Vec<String>>,
+    /// Whether this is the root, or the root's `properties`.
+    depth: Depth,
 }
 
-#[derive(Default)]
-struct Keys(Vec<String>);
+#[derive(Clone, Copy, PartialEq)]
+enum Depth {
+    Root,
+    Properties,
+    Below,
+}
 
-impl<'de> serde::Deserialize<'de> for Keys {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::{IgnoredAny, MapAccess, Visitor};
-
-        struct KeysVisitor;
-        impl<'de> Visitor<'de> for KeysVisitor {
-            type Value = Keys;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
-                let mut keys = Vec::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    map.next_value::<IgnoredAny>()?;
-                    keys.push(key);
-                }
-                Ok(Keys(keys))
-            }
+impl<'a> Strict<'a> {
+    fn root(order: &'a std::cell::RefCell<Vec<String>>) -> Self {
+        Strict {
+            at: String::new(),
+            order,
+            depth: Depth::Root,
         }
-        d.deserialize_map(KeysVisitor)
+    }
+
+    fn child(&self, key: &str, depth: Depth) -> Self {
+        Strict {
+            at: format!("{}/{}", self.at, key.replace('~', "~0").replace('/', "~1")),
+            order: self.order,
+            depth,
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                let at = if self.at.is_empty() { "/" } else { &self.at };
+                return Err(serde::de::Error::custom(format!(
+                    "the key {key:?} appears twice in the object at {at}"
+                )));
+            }
+            let depth = match self.depth {
+                Depth::Root if key == "properties" => Depth::Properties,
+                Depth::Properties => {
+                    self.order.borrow_mut().push(key.clone());
+                    Depth::Below
+                }
+                _ => Depth::Below,
+            };
+            let value = map.next_value_seed(self.child(&key, depth))?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) =
+            seq.next_element_seed(self.child(&items.len().to_string(), Depth::Below))?
+        {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
     }
 }
 
