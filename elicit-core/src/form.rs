@@ -12,7 +12,7 @@ use crate::protocol::request::FormRequest;
 use crate::reply;
 use crate::result::ElicitResult;
 use crate::schema::hints::without_hint;
-use crate::schema::{Choice, Kind, MultiSelectRules, RequestedSchema, SelectRules};
+use crate::schema::{Choice, Kind, MultiSelectRules, RequestedSchema, SelectRules, SelectStyle};
 
 /// One request for a derived form `T`, with choice lists given at run time: "pick one of your
 /// repositories", "which of these open pull requests".
@@ -130,15 +130,33 @@ impl<T: Elicit> Form<T> {
                 }
                 Kind::Select(SelectRules::new(choices))
             }
-            Kind::Select(rules) => Kind::Select(SelectRules::new(
-                subset(&rules.choices, choices).map_err(refuse)?,
-            )),
+            Kind::Select(rules) => {
+                let mut narrowed =
+                    SelectRules::new(subset(&rules.choices, choices).map_err(refuse)?);
+                // The field's style and default stay, where the default is still offered.
+                if rules.style == SelectStyle::Titled {
+                    narrowed.style = SelectStyle::Titled;
+                }
+                narrowed.default = rules
+                    .default
+                    .clone()
+                    .filter(|d| narrowed.choices.iter().any(|c| &c.value == d));
+                Kind::Select(narrowed)
+            }
             Kind::MultiSelect(rules) => {
                 let mut narrowed =
                     MultiSelectRules::new(subset(&rules.choices, choices).map_err(refuse)?);
                 narrowed.min_items = rules.min_items;
                 narrowed.max_items = rules.max_items;
                 narrowed.unique = rules.unique;
+                narrowed.titled |= rules.titled;
+                narrowed.default = rules.default.as_ref().map(|default| {
+                    default
+                        .iter()
+                        .filter(|d| narrowed.choices.iter().any(|c| &c.value == *d))
+                        .cloned()
+                        .collect()
+                });
                 Kind::MultiSelect(narrowed)
             }
             other => {

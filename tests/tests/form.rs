@@ -192,3 +192,86 @@ fn the_request_is_written_for_each_version() {
     assert_eq!(properties["labels__bug"]["title"], "Labels: Bug");
     assert_eq!(properties["repo"]["enumNames"], json!(["API", "Web site"]));
 }
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Deserialize,
+    serde::Serialize,
+    JsonSchema,
+    Elicit,
+)]
+#[serde(rename_all = "lowercase")]
+enum Tag {
+    /// Bug
+    Bug,
+    /// Docs
+    Docs,
+    /// Feature
+    Feature,
+}
+
+/// File a ticket.
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)]
+struct Ticket {
+    #[serde(default = "docs")]
+    label: Tag,
+    #[serde(default = "docs_and_bugs")]
+    also: BTreeSet<Tag>,
+}
+
+fn docs() -> Tag {
+    Tag::Docs
+}
+
+fn docs_and_bugs() -> BTreeSet<Tag> {
+    [Tag::Docs, Tag::Bug].into()
+}
+
+#[test]
+fn choices_given_per_request_keep_the_fields_style_and_default() {
+    let wire = |form: &Form<Ticket>| serde_json::to_value(form.schema()).unwrap();
+    let own = wire(&Form::<Ticket>::new());
+    assert_eq!(own["properties"]["label"]["default"], "docs");
+    // Still offered: the default stays, with the titled style.
+    let offered = Form::<Ticket>::new()
+        .choices("label", ["docs", "feature"])
+        .unwrap()
+        .choices("also", ["bug", "feature"])
+        .unwrap();
+    let p = &wire(&offered)["properties"];
+    assert_eq!(p["label"]["default"], "docs");
+    assert_eq!(
+        p["label"]["oneOf"][0],
+        json!({"const": "docs", "title": "Docs"})
+    );
+    assert_eq!(p["also"]["default"], json!(["bug"]));
+    // No longer offered: no default that the form cannot show.
+    let narrowed = Form::<Ticket>::new().choices("label", ["feature"]).unwrap();
+    assert!(
+        wire(&narrowed)["properties"]["label"]
+            .get("default")
+            .is_none()
+    );
+}
+
+#[test]
+fn a_url_mode_reply_reads_from_bytes_under_limits() {
+    use elicit_core::{Limits, UrlElicitResult};
+    let reply = br#"{"action":"accept"}"#;
+    assert_eq!(
+        UrlElicitResult::from_slice(reply).unwrap(),
+        UrlElicitResult::Accept
+    );
+    let tight = Limits::DEFAULT.with_max_reply_bytes(8);
+    assert!(UrlElicitResult::from_slice_with(reply, &tight).is_err());
+    assert!(UrlElicitResult::from_json_with(r#"{"action":"decline"}"#, &tight).is_err());
+    let e = UrlElicitResult::from_slice(b"{\"action\":\"acc\xffept\"}").unwrap_err();
+    assert!(e.to_string().contains("UTF-8"), "{e}");
+}

@@ -229,9 +229,24 @@ impl UrlElicitResult {
         }
     }
 
-    /// Parses a reply from JSON text.
+    /// Parses a reply from JSON text, under the default [`Limits`](crate::Limits).
     pub fn from_json(json: &str) -> Result<Self, ElicitError> {
-        reply::consent_from_str(json).map(|r| Self::from_action(r.action()))
+        Self::from_json_with(json, &crate::Limits::DEFAULT)
+    }
+
+    /// [`from_json`](Self::from_json) under other limits.
+    pub fn from_json_with(json: &str, limits: &crate::Limits) -> Result<Self, ElicitError> {
+        reply::consent_from_slice(json.as_bytes(), limits).map(|r| Self::from_action(r.action()))
+    }
+
+    /// Parses a reply from JSON bytes; bytes that are not UTF-8 are a JSON error.
+    pub fn from_slice(json: &[u8]) -> Result<Self, ElicitError> {
+        Self::from_slice_with(json, &crate::Limits::DEFAULT)
+    }
+
+    /// [`from_slice`](Self::from_slice) under other limits.
+    pub fn from_slice_with(json: &[u8], limits: &crate::Limits) -> Result<Self, ElicitError> {
+        reply::consent_from_slice(json, limits).map(|r| Self::from_action(r.action()))
     }
 
     /// Parses a reply held as a JSON value.

@@ -103,11 +103,7 @@ pub(crate) fn from_slice<C: ReadContent>(
     check_size(json, limits)?;
     match std::str::from_utf8(json) {
         Ok(json) => read(schema, &Text(json), limits),
-        Err(e) => {
-            let rule = Rule::Json(format!("invalid UTF-8: {e}"));
-            let violation = Violation::new(Location::Envelope, rule, None);
-            Err(ElicitError::new(vec![violation]))
-        }
+        Err(e) => Err(not_utf8(&e)),
     }
 }
 
@@ -133,10 +129,23 @@ pub(crate) fn from_content<C: ReadContent>(
     }
 }
 
-/// Reads a URL-mode reply held as JSON text: the action only.
-pub(crate) fn consent_from_str(json: &str) -> Result<ElicitResult<Report>, ElicitError> {
-    check_size(json.as_bytes(), &Limits::DEFAULT)?;
-    consent(&Text(json))
+/// Reads a URL-mode reply held as JSON bytes: the action only. Bytes that are not UTF-8 are a
+/// JSON error.
+pub(crate) fn consent_from_slice(
+    json: &[u8],
+    limits: &Limits,
+) -> Result<ElicitResult<Report>, ElicitError> {
+    check_size(json, limits)?;
+    match std::str::from_utf8(json) {
+        Ok(json) => consent(&Text(json)),
+        Err(e) => Err(not_utf8(&e)),
+    }
+}
+
+/// The error for reply bytes that are not UTF-8.
+fn not_utf8(e: &std::str::Utf8Error) -> ElicitError {
+    let rule = Rule::Json(format!("invalid UTF-8: {e}"));
+    ElicitError::new(vec![Violation::new(Location::Envelope, rule, None)])
 }
 
 /// Reads a URL-mode reply held as a JSON value.
