@@ -648,3 +648,38 @@ fn schema_text_with_a_key_twice_is_refused_at_any_level() {
         .collect();
     assert_eq!(names, ["z", "a", "m"]);
 }
+
+#[test]
+fn bounds_that_no_value_meets_are_refused() {
+    use elicit_core::RequestedSchema;
+    let field = |rules: Value| {
+        let mut property = json!({});
+        property
+            .as_object_mut()
+            .unwrap()
+            .extend(rules.as_object().unwrap().clone());
+        RequestedSchema::from_value(json!({"type": "object", "properties": {"n": property}}))
+    };
+    for refused in [
+        json!({"type": "number", "minimum": 5, "exclusiveMaximum": 5}),
+        json!({"type": "number", "exclusiveMinimum": 5, "maximum": 5}),
+        json!({"type": "integer", "minimum": 1.2, "maximum": 1.8}),
+        json!({"type": "integer", "exclusiveMinimum": 1, "exclusiveMaximum": 2}),
+    ] {
+        let e = field(refused.clone()).unwrap_err();
+        assert_eq!(e.property_name(), Some("n"), "{refused}");
+        assert!(
+            e.to_string().contains("could be accepted"),
+            "{refused}: {e}"
+        );
+    }
+    for accepted in [
+        json!({"type": "number", "minimum": 5, "maximum": 5}),
+        json!({"type": "number", "minimum": 1.2, "maximum": 1.8}),
+        json!({"type": "integer", "minimum": 1.2, "maximum": 2}),
+        json!({"type": "integer", "exclusiveMinimum": 1, "maximum": 2}),
+        json!({"type": "integer", "minimum": 3}),
+    ] {
+        assert!(field(accepted.clone()).is_ok(), "{accepted}");
+    }
+}

@@ -534,7 +534,63 @@ fn parse_number(
             "`minimum` is greater than `maximum`",
         ));
     }
+    if !satisfiable(&rules) {
+        return Err(SchemaError::property(
+            name,
+            if rules.integer {
+                "its bounds leave no integer that could be accepted"
+            } else {
+                "its bounds leave no number that could be accepted"
+            },
+        ));
+    }
     Ok(rules)
+}
+
+/// Whether some value meets every bound of `rules`: a lower bound below the upper (or equal to
+/// it, both inclusive), and for an integer kind a whole number between them.
+fn satisfiable(rules: &NumberRules) -> bool {
+    // The tightest bound of each side, with whether it is exclusive.
+    let tightest = |inclusive: Option<Bound>, exclusive: Option<Bound>, low: bool| {
+        let sides = inclusive
+            .map(|b| (b, false))
+            .into_iter()
+            .chain(exclusive.map(|b| (b, true)));
+        sides.reduce(|a, b| {
+            let order = a.0.total_cmp(b.0);
+            let b_tighter = if low { order.is_lt() } else { order.is_gt() };
+            if b_tighter || (order.is_eq() && b.1) {
+                b
+            } else {
+                a
+            }
+        })
+    };
+    let low = tightest(rules.minimum, rules.exclusive_minimum, true);
+    let high = tightest(rules.maximum, rules.exclusive_maximum, false);
+    if rules.integer {
+        // The smallest and the largest whole number the bounds allow.
+        let least = low.map(|(b, ex)| {
+            let v = b.as_f64();
+            if ex { v.floor() + 1.0 } else { v.ceil() }
+        });
+        let most = high.map(|(b, ex)| {
+            let v = b.as_f64();
+            if ex { v.ceil() - 1.0 } else { v.floor() }
+        });
+        return match (least, most) {
+            (Some(least), Some(most)) => least <= most,
+            _ => true,
+        };
+    }
+    match (low, high) {
+        (Some((low, low_ex)), Some((high, high_ex))) => match low.total_cmp(high) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Equal => !low_ex && !high_ex,
+            std::cmp::Ordering::Greater => false,
+        },
+        _ => true,
+    }
 }
 
 /// A default as the kind holds it: an integer kind's as an integer (`30.0` is `30`), a number
