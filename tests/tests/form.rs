@@ -115,11 +115,13 @@ fn enum_fields_keep_only_the_choices_given_with_their_titles() {
         json!([{"const": "docs", "title": "Docs"}, {"const": "bug", "title": "Bug"}])
     );
     assert_eq!(sent["properties"]["labels"]["minItems"], 1);
-    // A set stays a set: the same choice twice is refused, as T's own schema refuses it.
+    // A set stays a set: the same choice twice is refused, as T's own schema refuses it,
+    // and `uniqueItems`, outside the MCP subset, is not sent.
     let Kind::MultiSelect(rules) = &form.schema().properties()[2].kind else {
         panic!("{sent}")
     };
-    assert!(rules.unique);
+    assert!(rules.refuses_repeats() && !rules.unique);
+    assert_eq!(sent["properties"]["labels"].get("uniqueItems"), None);
     let twice = accept(json!({"repo": "a", "branch": "b", "labels": ["bug", "bug"]}));
     assert_eq!(refused_property(form.parse_reply_json(&twice)), ["labels"]);
     assert_eq!(

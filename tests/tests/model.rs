@@ -318,3 +318,63 @@ fn shape_errors_name_the_json_type_received() {
         "a property schema must be an object, got string"
     );
 }
+
+/// A schema with every rule the model holds, the three outside the MCP subset included.
+fn every_rule() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Name", "description": "Yours", "minLength": 2,
+                     "maxLength": 9, "pattern": "^[a-z]+$", "default": "ada"},
+            "mail": {"type": "string", "format": "email"},
+            "age": {"type": "integer", "minimum": 1, "maximum": 99, "default": 30},
+            "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1.5},
+            "ok": {"type": "boolean", "default": true},
+            "size": {"type": "string", "enum": ["s", "m"], "default": "m"},
+            "kind": {"type": "string", "oneOf": [{"const": "a", "title": "A"}]},
+            "old": {"type": "string", "enum": ["x", "y"], "enumNames": ["X", "Y"]},
+            "tags": {"type": "array", "minItems": 1, "maxItems": 2, "uniqueItems": true,
+                     "items": {"type": "string", "enum": ["p", "q"]}, "default": ["p"]},
+            "picks": {"type": "array", "items": {"anyOf": [{"const": "p", "title": "P"}]}}
+        },
+        "required": ["name", "tags"]
+    })
+}
+
+#[test]
+fn every_rule_is_written_back_and_kept_by_new() {
+    let read = schema(every_rule());
+    let written = serde_json::to_value(&read).unwrap();
+    assert_eq!(written, every_rule(), "written back as read");
+    assert_eq!(schema(written), read, "read again as it was");
+    let rebuilt = RequestedSchema::new(read.properties().to_vec()).unwrap();
+    assert_eq!(rebuilt, read, "kept by RequestedSchema::new");
+    assert_eq!(serde_json::to_value(&rebuilt).unwrap(), every_rule());
+    // Each rule outside the subset is still enforced after the trip.
+    let valid = json!({"name": "ada", "tags": ["p"], "ratio": 1});
+    assert!(rebuilt.parse_reply_json(&accept(valid.clone())).is_ok());
+    for (field, value) in [
+        ("name", json!("Ada")),
+        ("ratio", json!(0)),
+        ("ratio", json!(1.5)),
+        ("tags", json!(["p", "p"])),
+    ] {
+        let mut content = valid.clone();
+        content[field] = value;
+        assert_eq!(refused(&rebuilt, &accept(content)), [field]);
+    }
+}
+
+#[test]
+fn a_set_built_by_hand_keeps_its_rule_on_the_wire() {
+    let mut rules = MultiSelectRules::new(vec![Choice::from("p"), Choice::from("q")]);
+    rules.unique = true;
+    let built = RequestedSchema::new(vec![Property::new("tags", Kind::MultiSelect(rules))]).unwrap();
+    let Kind::MultiSelect(kept) = &built.properties()[0].kind else {
+        panic!("{built:?}")
+    };
+    assert!(kept.unique);
+    let sent = serde_json::to_value(&built).unwrap();
+    assert_eq!(sent["properties"]["tags"]["uniqueItems"], true);
+    assert_eq!(refused(&built, &accept(json!({"tags": ["q", "q"]}))), ["tags"]);
+}

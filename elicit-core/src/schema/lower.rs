@@ -44,8 +44,8 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
     }
     // `deny_unknown_fields`: enforced on parse, never sent.
     let deny_unknown = root.remove("additionalProperties") == Some(Value::Bool(false));
-    // Rust sets: the same choice twice is refused on parse. MCP has no `uniqueItems`, so it is
-    // taken out here and never sent.
+    // Rust sets: the same choice twice is refused on parse. `uniqueItems` is outside the MCP
+    // subset, so it is taken out here and the field marked as a set's, which writes nothing.
     let mut sets = Vec::new();
     if let Some(Value::Object(props)) = root.get_mut("properties") {
         for (name, schema) in props.iter_mut() {
@@ -68,7 +68,7 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
     schema.deny_unknown = deny_unknown;
     for prop in &mut schema.properties {
         if let Kind::MultiSelect(rules) = &mut prop.kind {
-            rules.unique = sets.contains(&prop.name);
+            rules.of_set = sets.contains(&prop.name);
         }
     }
     // A derived schema must be exactly the subset: anything else would be dropped on the way

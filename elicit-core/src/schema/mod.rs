@@ -289,8 +289,12 @@ pub struct MultiSelectRules {
     pub min_items: Option<u64>,
     /// `maxItems`.
     pub max_items: Option<u64>,
-    /// Refuse the same choice twice. Not sent (MCP has no `uniqueItems`); set for Rust sets.
+    /// `uniqueItems`: refuse the same choice twice. Outside the MCP subset, like `pattern`,
+    /// and like it read, enforced and written back.
     pub unique: bool,
+    /// A Rust set's field: the same choice twice is refused as with `unique`, but nothing is
+    /// written, so that a derived schema stays within the MCP subset.
+    pub(crate) of_set: bool,
     /// `default`: choice values.
     pub default: Option<Vec<String>>,
 }
@@ -324,8 +328,16 @@ impl MultiSelectRules {
             min_items: None,
             max_items: None,
             unique: false,
+            of_set: false,
             default: None,
         }
+    }
+
+    /// Whether the same choice twice is refused: `uniqueItems`, or the field of a derived
+    /// Rust set, which refuses it without sending `uniqueItems`.
+    #[must_use]
+    pub fn refuses_repeats(&self) -> bool {
+        self.unique || self.of_set
     }
 }
 

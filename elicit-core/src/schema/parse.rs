@@ -796,6 +796,7 @@ fn parse_multi(
         min_items,
         max_items,
         unique,
+        of_set: false,
         default,
     })
 }

@@ -83,7 +83,7 @@ impl RequestedSchema {
         match self.choice_position(i, s) {
             None => found.broke(Rule::NotAChoice, quoted(s)),
             Some(choice) => {
-                if !seen.insert(choice) && rules.unique {
+                if !seen.insert(choice) && rules.refuses_repeats() {
                     found.broke(Rule::UniqueItems, quoted(s));
                 }
             }

@@ -73,6 +73,9 @@ impl Serialize for Property {
             Kind::MultiSelect(r) => {
                 entry(&mut map, "minItems", &r.min_items)?;
                 entry(&mut map, "maxItems", &r.max_items)?;
+                if r.unique {
+                    map.serialize_entry("uniqueItems", &true)?;
+                }
                 map.serialize_entry("items", &Items(r))?;
             }
         }
