@@ -11,7 +11,6 @@ use crate::limits::Limits;
 use crate::protocol::request::FormRequest;
 use crate::reply;
 use crate::result::ElicitResult;
-use crate::schema::hints::without_hint;
 use crate::schema::{Choice, Kind, MultiSelectRules, RequestedSchema, SelectRules, SelectStyle};
 
 /// One request for a derived form `T`, with choice lists given at run time: "pick one of your
@@ -175,10 +174,7 @@ impl<T: Elicit> Form<T> {
         };
         let mut properties = self.schema.properties().to_vec();
         if let Some(p) = properties.iter_mut().find(|p| p.name == property) {
-            if matches!(p.kind, Kind::String(_)) {
-                // A length hint says nothing about a select.
-                p.description = without_hint(p);
-            }
+            // The bound hint follows the new kind: it is made from the rules when written.
             p.kind = kind;
         }
         self.schema.properties = properties;

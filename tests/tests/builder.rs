@@ -205,10 +205,10 @@ fn bounds_can_be_written_into_descriptions() {
         Some("How many of you")
     );
     let hinted = schema.with_bound_hints();
-    let descriptions: Vec<Option<&str>> = hinted
-        .properties()
+    let sent = serde_json::to_value(&hinted).unwrap();
+    let descriptions: Vec<Option<&str>> = ["party_size", "note", "extras", "ok"]
         .iter()
-        .map(|p| p.description.as_deref())
+        .map(|name| sent["properties"][name]["description"].as_str())
         .collect();
     assert_eq!(
         descriptions,
@@ -219,6 +219,12 @@ fn bounds_can_be_written_into_descriptions() {
             None
         ]
     );
+    // The hint is joined only on the wire: the model keeps the description as given.
+    assert_eq!(
+        hinted.properties()[0].description.as_deref(),
+        Some("How many of you")
+    );
+    assert_eq!(hinted.properties()[1].description, None);
 }
 
 /// The property limit is checked before any field is read: a form of exactly the limit is

@@ -277,3 +277,38 @@ fn a_url_mode_reply_reads_from_bytes_under_limits() {
     let e = UrlElicitResult::from_slice(b"{\"action\":\"acc\xffept\"}").unwrap_err();
     assert!(e.to_string().contains("UTF-8"), "{e}");
 }
+
+/// Bounds are not sent in words, and the description happens to end as a hint would.
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+#[elicit(no_bound_hints)]
+struct Code {
+    /// Pick one (at most 8 characters)
+    #[schemars(length(max = 8))]
+    code: String,
+}
+
+#[test]
+fn a_description_that_ends_like_a_hint_is_kept_whole() {
+    let form = Form::<Code>::new().choices("code", ["ab", "cd"]).unwrap();
+    let reply = accept(json!({"code": "cd"}));
+    let Ok(ElicitResult::Accept(read)) = form.parse_reply_json(&reply) else {
+        panic!("accepted")
+    };
+    assert_eq!(read.code, "cd");
+    let sent = serde_json::to_value(form.schema()).unwrap();
+    assert_eq!(
+        sent["properties"]["code"]["description"],
+        "Pick one (at most 8 characters)"
+    );
+    // With hints on, a field that becomes a select loses its length hint, and only that.
+    let form = Form::<PullRequest>::new()
+        .choices("repo", ["api", "web"])
+        .unwrap();
+    let sent = serde_json::to_value(form.schema()).unwrap();
+    assert_eq!(sent["properties"]["repo"]["description"], "Repository");
+    let own = serde_json::to_value(PullRequest::requested_schema()).unwrap();
+    assert_eq!(
+        own["properties"]["repo"]["description"],
+        "Repository (at most 8 characters)"
+    );
+}

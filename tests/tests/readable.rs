@@ -212,10 +212,12 @@ struct Hints {
 #[test]
 fn bounds_read_as_words() {
     let schema = Hints::requested_schema();
+    // The hints are joined on the wire.
+    let sent = serde_json::to_value(schema).unwrap();
     let descriptions: Vec<Option<&str>> = schema
         .properties()
         .iter()
-        .map(|p| p.description.as_deref())
+        .map(|p| sent["properties"][&p.name]["description"].as_str())
         .collect();
     assert_eq!(
         descriptions,
@@ -259,8 +261,8 @@ fn bounds_read_as_words() {
     .unwrap()
     .with_bound_hints();
     assert_eq!(
-        schema.properties()[0].description.as_deref(),
-        Some("At most 3 characters")
+        serde_json::to_value(&schema).unwrap()["properties"]["code"]["description"],
+        "At most 3 characters"
     );
 }
 
@@ -316,7 +318,8 @@ fn bounds_in_words() {
     .unwrap();
     let schema = schema.with_bound_hints();
     // Standing alone, each hint is the description, capitalized.
-    let hint = |name: &str| schema.property(name).unwrap().description.as_deref();
+    let sent = serde_json::to_value(&schema).unwrap();
+    let hint = |name: &str| sent["properties"][name]["description"].as_str();
     assert_eq!(hint("size"), Some("1–12, a whole number"));
     assert_eq!(hint("age"), Some("At least 18, a whole number"));
     // A u8's own range is the type's limit, not a rule: no hint.

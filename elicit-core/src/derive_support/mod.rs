@@ -18,7 +18,7 @@ pub use serde;
 use crate::custom::Invalid;
 use crate::error::{Location, Rule, SchemaError, Violation};
 use crate::schema::RequestedSchema;
-use crate::schema::hints::{hint_bounds, title_untitled};
+use crate::schema::hints::title_untitled;
 use crate::schema::lower::{FieldOrder, lower};
 use crate::schema::wire::downlevel;
 use crate::version::ProtocolVersion;
@@ -129,7 +129,7 @@ fn lower_fields(
         title_untitled(&mut schema);
     }
     if form.bound_hints {
-        hint_bounds(&mut schema);
+        schema.bound_hints = true;
     }
     Ok(schema)
 }

@@ -3,6 +3,8 @@
 //! description (clients enforce `minimum` or `maxLength` without showing them: the MCP
 //! Inspector silently turns 40 into 12 when a field's maximum is 12).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::bound::Bound;
@@ -10,14 +12,32 @@ use super::{Kind, Property, RequestedSchema};
 use crate::error::ElicitError;
 
 impl RequestedSchema {
-    /// This schema with each property's bounds appended to its description in words, for the
-    /// person filling in the form: "Party size (1–12, a whole number)", "at most 50 characters",
-    /// "choose 1–3". Clients enforce `minimum` or `maxLength` without showing them; the
-    /// description is the one text every client shows. Derived forms do this unless
+    /// This schema written with each property's bounds appended to its description in words,
+    /// for the person filling in the form: "Party size (1–12, a whole number)", "at most 50
+    /// characters", "choose 1–3". Clients enforce `minimum` or `maxLength` without showing
+    /// them; the description is the one text every client shows. Derived forms do this unless
     /// `#[elicit(no_bound_hints)]`.
+    ///
+    /// The hint is made from the rules each time the schema is written, and joined to the
+    /// description only there: [`Property::description`] stays as it was given, and a rule that
+    /// changes later changes the hint with it.
+    ///
+    /// ```
+    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::Field;
+    ///
+    /// let schema = RequestedSchema::builder()
+    ///     .field(Field::integer("party_size").range(1, 12).description("Guests"))
+    ///     .build()?
+    ///     .with_bound_hints();
+    /// let sent = serde_json::to_value(&schema)?;
+    /// assert_eq!(sent["properties"]["party_size"]["description"], "Guests (1–12, a whole number)");
+    /// assert_eq!(schema.properties()[0].description.as_deref(), Some("Guests"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn with_bound_hints(mut self) -> Self {
-        hint_bounds(&mut self);
+        self.bound_hints = true;
         self
     }
 
@@ -101,35 +121,17 @@ pub(crate) fn title_untitled(schema: &mut RequestedSchema) {
     }
 }
 
-/// Appends to each property's description the bounds its value must keep: "1–12", "at most 50
-/// characters", "choose 1–3". A property with none keeps its description as it is.
-pub(crate) fn hint_bounds(schema: &mut RequestedSchema) {
-    for p in &mut schema.properties {
-        if let Some(hint) = bound_hint(p) {
-            p.description = Some(match p.description.take() {
-                Some(d) if !d.is_empty() => format!("{d} ({hint})"),
-                // Standing alone, the hint is a sentence of its own.
-                _ => capitalized(&hint),
-            });
-        }
-    }
-}
-
-/// `p`'s description without the hint [`hint_bounds`] appended to it, for a property whose
-/// kind is about to change (a string that becomes a select of run-time choices).
-pub(crate) fn without_hint(p: &Property) -> Option<String> {
-    let description = p.description.as_deref()?;
-    let Some(hint) = bound_hint(p) else {
-        return Some(description.to_owned());
+/// `p`'s description as written on the wire: with `hints`, the bounds its value must keep are
+/// appended, "Guests (1–12)", or stand alone as a sentence when it has none.
+pub(crate) fn described(p: &Property, hints: bool) -> Option<Cow<'_, str>> {
+    let description = p.description.as_deref().filter(|d| !d.is_empty());
+    let Some(hint) = bound_hint(p).filter(|_| hints) else {
+        return p.description.as_deref().map(Cow::Borrowed);
     };
-    if description == capitalized(&hint) {
-        return None;
-    }
-    let stripped = description
-        .strip_suffix(')')
-        .and_then(|d| d.strip_suffix(hint.as_str()))
-        .and_then(|d| d.strip_suffix(" ("));
-    Some(stripped.unwrap_or(description).to_owned())
+    Some(Cow::Owned(match description {
+        Some(d) => format!("{d} ({hint})"),
+        None => capitalized(&hint),
+    }))
 }
 
 /// The bounds of `p` in words, if it has any a person needs to know.

@@ -118,7 +118,6 @@ pub use builder::{
 };
 pub use format::Format;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Number;
@@ -476,16 +475,30 @@ pub struct RequestedSchema {
     pub(crate) deny_unknown: bool,
     pub(crate) dialect: Option<String>,
     pub(crate) lints: Vec<Lint>,
-    /// Each property's position by its name. Derived from `properties`: rebuilt by
+    /// Each property's description is written with its bounds in words
+    /// ([`with_bound_hints`](RequestedSchema::with_bound_hints)). The hint is made from the
+    /// rules when the schema is written, never stored in the description.
+    pub(crate) bound_hints: bool,
+    /// The properties' positions, sorted by name. Derived from `properties`: rebuilt by
     /// [`RequestedSchema::reindex`] whenever they change.
-    index: HashMap<String, usize>,
-    /// Per property: each choice's position by its value (empty for other kinds).
-    choice_index: Vec<HashMap<String, usize>>,
+    index: Vec<usize>,
+    /// Per property: its choices' positions, sorted by value (empty for other kinds).
+    choice_index: Vec<Vec<usize>>,
 }
 
+/// Two schemas are equal when they are written the same and read replies the same: a schema
+/// with [bound hints](RequestedSchema::with_bound_hints) equals the one read back from its wire
+/// form, whose descriptions hold the hints.
 impl PartialEq for RequestedSchema {
     fn eq(&self, other: &Self) -> bool {
-        self.properties == other.properties
+        let written = |p: &Property, hints: bool| Property {
+            description: hints::described(p, hints).map(std::borrow::Cow::into_owned),
+            ..p.clone()
+        };
+        self.properties.len() == other.properties.len()
+            && self.properties.iter().zip(&other.properties).all(|(a, b)| {
+                written(a, self.bound_hints) == written(b, other.bound_hints)
+            })
             && self.deny_unknown == other.deny_unknown
             && self.dialect == other.dialect
             && self.lints == other.lints
@@ -511,13 +524,21 @@ impl std::fmt::Display for Lint {
     }
 }
 
-/// Each name's position in `names`; a repeated name keeps its first.
-fn positions<'a>(names: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
-    let mut index = HashMap::new();
-    for (i, name) in names.enumerate() {
-        index.entry(name.to_owned()).or_insert(i);
-    }
-    index
+/// The positions of `names`, sorted by name, for [`find`]; a repeated name keeps its first.
+/// A sorted list needs no hash seed: it holds only the schema's own names, and a reply's keys
+/// are only looked up in it, never added.
+fn sorted_positions(names: &[&str]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| names[a].cmp(names[b]).then(a.cmp(&b)));
+    order.dedup_by(|later, first| names[*later] == names[*first]);
+    order
+}
+
+/// The position of `key` in a list sorted by [`sorted_positions`], where `name(i)` is the name
+/// at position `i`.
+fn find<'a>(order: &[usize], key: &str, name: impl Fn(usize) -> &'a str) -> Option<usize> {
+    let at = order.binary_search_by(|&i| name(i).cmp(key)).ok()?;
+    Some(order[at])
 }
 
 impl RequestedSchema {
@@ -534,7 +555,8 @@ impl RequestedSchema {
             deny_unknown,
             dialect,
             lints,
-            index: HashMap::new(),
+            bound_hints: false,
+            index: Vec::new(),
             choice_index: Vec::new(),
         };
         schema.reindex();
@@ -543,13 +565,17 @@ impl RequestedSchema {
 
     /// Rebuilds the indexes after `properties` changed.
     pub(crate) fn reindex(&mut self) {
-        self.index = positions(self.properties.iter().map(|p| p.name.as_str()));
+        let names: Vec<&str> = self.properties.iter().map(|p| p.name.as_str()).collect();
+        self.index = sorted_positions(&names);
         self.choice_index = self
             .properties
             .iter()
             .map(|p| match p.kind.choices() {
-                Some(choices) => positions(choices.iter().map(|c| c.value.as_str())),
-                None => HashMap::new(),
+                Some(choices) => {
+                    let values: Vec<&str> = choices.iter().map(|c| c.value.as_str()).collect();
+                    sorted_positions(&values)
+                }
+                None => Vec::new(),
             })
             .collect();
     }
@@ -557,20 +583,25 @@ impl RequestedSchema {
     /// Puts the properties in the order of `names`; those it does not name go after, in the
     /// order they had.
     pub(crate) fn order_by<'a>(&mut self, names: impl Iterator<Item = &'a str>) {
-        let place = positions(names);
-        self.properties
-            .sort_by_key(|p| place.get(&p.name).copied().unwrap_or(usize::MAX));
+        let names: Vec<&str> = names.collect();
+        self.properties.sort_by_key(|p| {
+            names
+                .iter()
+                .position(|n| *n == p.name)
+                .unwrap_or(usize::MAX)
+        });
         self.reindex();
     }
 
     /// Which choice of property `i` `value` is.
     pub(crate) fn choice_position(&self, i: usize, value: &str) -> Option<usize> {
-        self.choice_index.get(i)?.get(value).copied()
+        let choices = self.properties.get(i)?.kind.choices()?;
+        find(self.choice_index.get(i)?, value, |c| &choices[c].value)
     }
 
     /// The position of the property named `key`.
     pub(crate) fn position(&self, key: &str) -> Option<usize> {
-        self.index.get(key).copied()
+        find(&self.index, key, |i| &self.properties[i].name)
     }
 
     /// Everything in the schema outside the strict MCP subset: keywords clients may refuse

@@ -6,6 +6,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
 use super::format::Format;
+use super::hints::described;
 use super::{Choice, Kind, MultiSelectRules, Pattern, Property, RequestedSchema, SelectStyle};
 use crate::error::SchemaError;
 use crate::version::ProtocolVersion;
@@ -17,7 +18,8 @@ impl Serialize for RequestedSchema {
             map.serialize_entry("$schema", dialect)?;
         }
         map.serialize_entry("type", "object")?;
-        map.serialize_entry("properties", &Properties(&self.properties))?;
+        let properties = Properties(&self.properties, self.bound_hints);
+        map.serialize_entry("properties", &properties)?;
         if self.properties.iter().any(|p| p.required) {
             map.serialize_entry("required", &Required(&self.properties))?;
         }
@@ -25,11 +27,13 @@ impl Serialize for RequestedSchema {
     }
 }
 
-struct Properties<'a>(&'a [Property]);
+/// The properties, each description with its bound hint when the second field says so.
+struct Properties<'a>(&'a [Property], bool);
 
 impl Serialize for Properties<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.iter().map(|p| (&p.name, p)))
+        let hints = self.1;
+        serializer.collect_map(self.0.iter().map(|p| (&p.name, Written(p, hints))))
     }
 }
 
@@ -43,11 +47,22 @@ impl Serialize for Required<'_> {
 
 impl Serialize for Property {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Written(self, false).serialize(serializer)
+    }
+}
+
+/// A property as written in a schema, its description with its bound hint when the second
+/// field says so.
+struct Written<'a>(&'a Property, bool);
+
+impl Serialize for Written<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Written(p, hints) = *self;
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("type", self.kind.json_type())?;
-        entry(&mut map, "title", &self.title)?;
-        entry(&mut map, "description", &self.description)?;
-        match &self.kind {
+        map.serialize_entry("type", p.kind.json_type())?;
+        entry(&mut map, "title", &p.title)?;
+        entry(&mut map, "description", &described(p, hints))?;
+        match &p.kind {
             Kind::String(r) => {
                 entry(&mut map, "minLength", &r.min_length)?;
                 entry(&mut map, "maxLength", &r.max_length)?;
@@ -79,7 +94,7 @@ impl Serialize for Property {
                 map.serialize_entry("items", &Items(r))?;
             }
         }
-        if let Some(default) = self.kind.default_value() {
+        if let Some(default) = p.kind.default_value() {
             map.serialize_entry("default", &default)?;
         }
         map.end()
@@ -174,7 +189,7 @@ pub(crate) fn downlevel(
     let mut properties = Vec::with_capacity(out.properties.len());
     for mut prop in std::mem::take(&mut out.properties) {
         if let Kind::MultiSelect(rules) = &prop.kind {
-            properties.extend(ticks(&prop, rules));
+            properties.extend(ticks(&prop, rules, schema.bound_hints));
             continue;
         }
         match &mut prop.kind {
@@ -212,8 +227,9 @@ pub(crate) fn tick_name(field: &str, choice: &str) -> String {
 }
 
 /// A multi-select as one optional boolean per choice, for 2025-06-18: titled "Field: Choice",
-/// the field's description on the first, and its default list ticking its choices.
-fn ticks(prop: &Property, rules: &MultiSelectRules) -> Vec<Property> {
+/// the field's description (with its bound hint, when `hints`) on the first, and its default
+/// list ticking its choices.
+fn ticks(prop: &Property, rules: &MultiSelectRules, hints: bool) -> Vec<Property> {
     let label = prop.title.as_deref().unwrap_or(&prop.name);
     rules
         .choices
@@ -229,7 +245,7 @@ fn ticks(prop: &Property, rules: &MultiSelectRules) -> Vec<Property> {
                 name: tick_name(&prop.name, &choice.value),
                 title: Some(format!("{label}: {title}")),
                 description: if i == 0 {
-                    prop.description.clone()
+                    described(prop, hints).map(Cow::into_owned)
                 } else {
                     None
                 },
