@@ -250,3 +250,25 @@ fn the_property_limit_and_duplicate_names() {
     assert_eq!(e.property_name(), Some("f0"), "{e}");
     assert!(e.message().contains("defined twice"), "{e}");
 }
+
+#[test]
+fn a_default_that_breaks_its_field_is_linted_and_never_filled_in() {
+    for field in [
+        Field::select("f", ["a", "b"]).default("c").into(),
+        Field::multi_select("f", ["a", "b"]).default(["c"]).into(),
+        Field::multi_select("f", ["a", "b"])
+            .max_items(1)
+            .default(["a", "b"])
+            .into(),
+    ] {
+        let field: Field = field;
+        let schema = RequestedSchema::builder().field(field).build().unwrap();
+        assert_eq!(schema.lint().len(), 1, "{:?}", schema.lint());
+        assert_eq!(schema.lint()[0].property.as_deref(), Some("f"));
+        let read = schema.parse_reply_json(r#"{"action":"accept","content":{}}"#);
+        let Ok(elicit_core::ElicitResult::Accept(content)) = read else {
+            panic!("{read:?}")
+        };
+        assert_eq!(content.get("f"), None, "not filled in");
+    }
+}

@@ -167,6 +167,23 @@ fn asking_again_keeps_only_what_was_right() {
 }
 
 #[test]
+fn numbers_kept_for_asking_again_are_written_as_their_kind_writes_them() {
+    let schema = RequestedSchema::builder()
+        .field(Field::integer("size").range(1, 12))
+        .field(Field::number("ratio"))
+        .field(Field::string("name").min_length(1).required())
+        .build()
+        .unwrap();
+    let (again, defaults) = asked_again(&schema, &json!({"size": 3.0, "ratio": 2, "name": ""}));
+    assert_eq!(defaults[..2], [Some(json!(3)), Some(json!(2.0))]);
+    let sent = serde_json::to_string(&again).unwrap();
+    assert!(sent.contains(r#""default":3}"#), "{sent}");
+    assert!(sent.contains(r#""default":2.0}"#), "{sent}");
+    // As a schema read from text writes them.
+    assert_eq!(RequestedSchema::from_json(&sent).unwrap(), again);
+}
+
+#[test]
 fn violations_past_the_cap_are_counted_in_words() {
     let schema = RequestedSchema::builder()
         .field(Field::string("a").title("A").required())

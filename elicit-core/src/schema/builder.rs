@@ -435,8 +435,21 @@ impl BooleanField {
 pub struct SelectField(Field);
 
 impl SelectField {
-    /// The choice the form starts with (2025-11-25 and later); `build()` refuses one that is
-    /// not among the choices.
+    /// The choice the form starts with (2025-11-25 and later). As the parser does with a
+    /// schema from elsewhere, `build()` keeps one that is not among the choices, lints it
+    /// ([`RequestedSchema::lint`]) and never fills it in: a reply without the field is not
+    /// given it.
+    ///
+    /// ```
+    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::Field;
+    ///
+    /// let schema = RequestedSchema::builder()
+    ///     .field(Field::select("seat", ["in", "out"]).default("roof"))
+    ///     .build()?;
+    /// assert!(schema.lint()[0].message.contains("breaks its own rules"));
+    /// # Ok::<(), elicit_core::SchemaError>(())
+    /// ```
     pub fn default(mut self, value: impl Into<String>) -> Self {
         self.0.set("default", value.into());
         self
@@ -461,7 +474,9 @@ impl MultiSelectField {
         self
     }
 
-    /// The choices the form starts with (2025-11-25 and later).
+    /// The choices the form starts with (2025-11-25 and later). A list that breaks the
+    /// field's rules (a value not among the choices, too few or too many) is kept, linted and
+    /// never filled in, as with [`SelectField::default`].
     pub fn default<I>(mut self, values: I) -> Self
     where
         I: IntoIterator,

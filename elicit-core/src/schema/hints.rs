@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::bound::Bound;
+use super::parse::canonical;
 use super::{Kind, Property, RequestedSchema};
 use crate::error::ElicitError;
 
@@ -91,7 +92,7 @@ impl RequestedSchema {
 fn set_default(kind: &mut Kind, value: &Value) -> bool {
     match (kind, value) {
         (Kind::String(r), Value::String(s)) => r.default = Some(s.clone()),
-        (Kind::Number(r), Value::Number(n)) => r.default = Some(n.clone()),
+        (Kind::Number(r), Value::Number(n)) => r.default = Some(canonical(n, r.integer)),
         (Kind::Boolean(d), Value::Bool(b)) => *d = Some(*b),
         (Kind::Select(r), Value::String(s)) => r.default = Some(s.clone()),
         (Kind::MultiSelect(r), Value::Array(items)) => {

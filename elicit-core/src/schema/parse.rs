@@ -595,7 +595,7 @@ fn satisfiable(rules: &NumberRules) -> bool {
 
 /// A default as the kind holds it: an integer kind's as an integer (`30.0` is `30`), a number
 /// kind's as a float, so a schema reads the same whichever way its numbers were written.
-fn canonical(n: &serde_json::Number, integer: bool) -> serde_json::Number {
+pub(crate) fn canonical(n: &serde_json::Number, integer: bool) -> serde_json::Number {
     let as_float = n.as_f64().and_then(serde_json::Number::from_f64);
     if !integer {
         return as_float.unwrap_or_else(|| n.clone());
