@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::derive_support as __private_v1;
+use crate::derive_support as __private_v2;
 use crate::elicit::Elicit;
 
 /// A yes/no question: one required boolean, `confirmed`, labelled "Confirm" and unchecked at
@@ -37,11 +37,13 @@ pub struct Confirm {
 
 impl Elicit for Confirm {
     const __ELICIT_MESSAGE: &'static str = "Please confirm.";
-    const __ELICIT_FIELDS: &'static [__private_v1::VariantsFn] =
-        &[<bool as crate::ElicitField>::__elicit_variants];
+    const __ELICIT_FIELDS: &'static [__private_v2::FieldHooks] = &[__private_v2::FieldHooks {
+        variants: <bool as crate::ElicitField>::__elicit_variants,
+        enum_names: <bool as crate::ElicitField>::__elicit_enum_names,
+    }];
 
-    fn __elicit_cache() -> &'static __private_v1::SchemaCache {
-        static CACHE: __private_v1::SchemaCache = __private_v1::SchemaCache::new();
+    fn __elicit_cache() -> &'static __private_v2::SchemaCache {
+        static CACHE: __private_v2::SchemaCache = __private_v2::SchemaCache::new();
         &CACHE
     }
 }

@@ -1,6 +1,6 @@
 //! The [`Elicit`] trait: a type asked of the user as a form.
 
-use crate::derive_support::{self as support, FormTraits, SchemaCache, VariantsFn};
+use crate::derive_support::{self as support, FieldHooks, FormTraits, SchemaCache};
 use crate::derive_support::{HasDeserialize, HasJsonSchema};
 use crate::error::{SchemaError, Violation};
 use crate::protocol::request::FormRequest;
@@ -16,9 +16,7 @@ pub trait Elicit: HasDeserialize + HasJsonSchema + 'static {
     #[doc(hidden)]
     const __ELICIT_MESSAGE: &'static str;
     #[doc(hidden)]
-    const __ELICIT_FIELDS: &'static [VariantsFn];
-    #[doc(hidden)]
-    const __ELICIT_ENUM_NAMES: &'static [fn() -> bool] = &[];
+    const __ELICIT_FIELDS: &'static [FieldHooks];
     #[doc(hidden)]
     const __ELICIT_AUTO_TITLES: bool = true;
     #[doc(hidden)]
@@ -50,8 +48,7 @@ pub trait Elicit: HasDeserialize + HasJsonSchema + 'static {
     ) -> Result<&'static RequestedSchema, SchemaError> {
         support::cached_schema(Self::__elicit_cache(), version, || {
             support::build::<Self>(&FormTraits {
-                hooks: Self::__ELICIT_FIELDS,
-                enum_names: Self::__ELICIT_ENUM_NAMES,
+                fields: Self::__ELICIT_FIELDS,
                 auto_titles: Self::__ELICIT_AUTO_TITLES,
                 bound_hints: Self::__ELICIT_BOUND_HINTS,
             })

@@ -10,8 +10,8 @@ use crate::ctxt::Ctxt;
 /// One key of a foreign attribute: `#[serde(skip)]` gives `skip`, `#[schemars(length(min = 1))]`
 /// gives `length`.
 pub struct Key {
-    /// Which attribute it came from: `serde`, `schemars`, `validate` or `garde`.
-    pub attr: &'static str,
+    /// Which attribute it came from.
+    pub attr: Origin,
     pub name: String,
     pub path: Path,
     /// The string literals of its value: `"x"` of `rename = "x"`, and both of
@@ -19,20 +19,49 @@ pub struct Key {
     pub strings: Vec<LitStr>,
 }
 
-const FOREIGN: &[&str] = &["serde", "schemars", "validate", "garde"];
+/// The derive whose attribute a [`Key`] is in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Serde,
+    Schemars,
+    Validate,
+    Garde,
+}
+
+impl Origin {
+    const ALL: [Origin; 4] = [
+        Origin::Serde,
+        Origin::Schemars,
+        Origin::Validate,
+        Origin::Garde,
+    ];
+
+    /// The attribute's name: `serde` of `#[serde(..)]`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::Serde => "serde",
+            Origin::Schemars => "schemars",
+            Origin::Validate => "validate",
+            Origin::Garde => "garde",
+        }
+    }
+}
 
 /// The keys of every serde, schemars, validate and garde attribute in `attrs`.
 pub fn foreign_keys(attrs: &[Attribute]) -> Vec<Key> {
     let mut keys = Vec::new();
     for attr in attrs {
-        let Some(name) = FOREIGN.iter().find(|n| attr.path().is_ident(n)) else {
+        let Some(origin) = Origin::ALL
+            .into_iter()
+            .find(|o| attr.path().is_ident(o.name()))
+        else {
             continue;
         };
         // Syntax errors in these attributes are their own derive's to report.
         let _ = attr.parse_nested_meta(|meta| {
             let strings = skip_value(&meta)?;
             keys.push(Key {
-                attr: name,
+                attr: origin,
                 name: meta
                     .path
                     .get_ident()

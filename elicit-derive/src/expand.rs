@@ -42,10 +42,10 @@ fn fallback(cont: &Container) -> TokenStream {
                 #[automatically_derived]
                 impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
                     const __ELICIT_MESSAGE: &'static ::core::primitive::str = "";
-                    const __ELICIT_FIELDS: &'static [#krate::__private_v1::VariantsFn] = &[];
+                    const __ELICIT_FIELDS: &'static [#krate::__private_v2::FieldHooks] = &[];
 
-                    fn __elicit_cache() -> &'static #krate::__private_v1::SchemaCache {
-                        #krate::__private_v1::SchemaCache::for_type::<Self>()
+                    fn __elicit_cache() -> &'static #krate::__private_v2::SchemaCache {
+                        #krate::__private_v2::SchemaCache::for_type::<Self>()
                     }
                 }
             })
@@ -73,7 +73,9 @@ fn dummy(items: TokenStream) -> TokenStream {
     }
 }
 
-/// The item's where-clause, plus what `Elicit` needs of each type parameter.
+/// The item's where-clause, plus what `Elicit` needs of each type parameter: `'static` of
+/// every one, and what serde and schemars need of those the form's fields use. A parameter only
+/// skipped fields use (a `PhantomData` marker) is bound by neither derive, nor here.
 fn form_where_clause(cont: &Container, krate: &Path) -> WhereClause {
     let generics = &cont.input.generics;
     let mut clause = generics
@@ -82,10 +84,15 @@ fn form_where_clause(cont: &Container, krate: &Path) -> WhereClause {
         .unwrap_or_else(|| parse_quote!(where));
     for param in generics.type_params() {
         let ident = &param.ident;
-        clause.predicates.push(parse_quote! {
-            #ident: #krate::__private_v1::serde::de::DeserializeOwned
-                + #krate::__private_v1::schemars::JsonSchema
-                + 'static
+        let used = cont.form_fields().any(|f| mentions(f.ty, &[ident]));
+        clause.predicates.push(if used {
+            parse_quote! {
+                #ident: #krate::__private_v2::serde::de::DeserializeOwned
+                    + #krate::__private_v2::schemars::JsonSchema
+                    + 'static
+            }
+        } else {
+            parse_quote!(#ident: 'static)
         });
     }
     clause
@@ -123,26 +130,23 @@ fn form(cont: &Container) -> TokenStream {
         .map(|m| m.value())
         .or(cont.doc.clone())
         .unwrap_or_default();
-    let enum_names = cont.form_fields().map(|field| {
-        let ty: &Type = field.ty;
-        quote_spanned! {ty.span()=>
-            <#ty as #krate::ElicitField>::__elicit_enum_names
-        }
-    });
     let hooks = cont.form_fields().map(|field| {
         let ty: &Type = field.ty;
         quote_spanned! {ty.span()=>
-            <#ty as #krate::ElicitField>::__elicit_variants
+            #krate::__private_v2::FieldHooks {
+                variants: <#ty as #krate::ElicitField>::__elicit_variants,
+                enum_names: <#ty as #krate::ElicitField>::__elicit_enum_names,
+            }
         }
     });
     let cache = if cont.input.generics.params.is_empty() {
         quote! {
-            static __ELICIT_CACHE: #krate::__private_v1::SchemaCache =
-                #krate::__private_v1::SchemaCache::new();
+            static __ELICIT_CACHE: #krate::__private_v2::SchemaCache =
+                #krate::__private_v2::SchemaCache::new();
             &__ELICIT_CACHE
         }
     } else {
-        quote!(#krate::__private_v1::SchemaCache::for_type::<Self>())
+        quote!(#krate::__private_v2::SchemaCache::for_type::<Self>())
     };
     let validate = validate_fn(cont, &krate);
     let auto_titles = cont.attrs.no_auto_titles.as_ref().map(|_| {
@@ -163,11 +167,9 @@ fn form(cont: &Container) -> TokenStream {
             const __ELICIT_MESSAGE: &'static ::core::primitive::str = #message;
             #auto_titles
             #bound_hints
-            const __ELICIT_FIELDS: &'static [#krate::__private_v1::VariantsFn] = &[#(#hooks),*];
-            const __ELICIT_ENUM_NAMES: &'static [fn() -> ::core::primitive::bool] =
-                &[#(#enum_names),*];
+            const __ELICIT_FIELDS: &'static [#krate::__private_v2::FieldHooks] = &[#(#hooks),*];
 
-            fn __elicit_cache() -> &'static #krate::__private_v1::SchemaCache {
+            fn __elicit_cache() -> &'static #krate::__private_v2::SchemaCache {
                 #cache
             }
 
@@ -184,9 +186,9 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
         let member = field.ident;
         let fallback = member.to_string();
         Some(quote_spanned! {path.span()=>
-            #krate::__private_v1::check_field(
+            #krate::__private_v2::check_field(
                 #out,
-                #krate::__private_v1::field_name::<Self>(#index, #fallback),
+                #krate::__private_v2::field_name::<Self>(#index, #fallback),
                 #path(&self.#member),
             );
         })
@@ -194,7 +196,7 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
     let fields: Vec<TokenStream> = fields.collect();
     let form = cont.attrs.validate.as_ref().map(|path| {
         quote_spanned! {path.span()=>
-            #krate::__private_v1::check_form(#out, #path(self));
+            #krate::__private_v2::check_form(#out, #path(self));
         }
     });
     if fields.is_empty() && form.is_none() {
@@ -213,7 +215,7 @@ fn choice(cont: &Container) -> TokenStream {
     choice_impls(
         cont,
         &krate,
-        quote!(#krate::__private_v1::variants_of::<Self>()),
+        quote!(#krate::__private_v2::variants_of::<Self>()),
         cont.attrs.enum_names.is_some(),
     )
 }

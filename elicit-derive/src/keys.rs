@@ -9,7 +9,7 @@
 //!
 //! Fields serde skips are not checked: neither the schema nor the parse sees them.
 
-use crate::attr::Key;
+use crate::attr::{Key, Origin};
 use crate::ctxt::Ctxt;
 use crate::model::{Container, Data};
 
@@ -147,13 +147,15 @@ fn refuse(cx: &Ctxt, keys: &[Key], rules: &Rules) {
     for key in keys {
         let name = key.name.as_str();
         let why = match key.attr {
-            "schemars" if !rules.schemars_ok.contains(&name) => Some(schemars_refusal(name, rules)),
-            "serde" => rules
+            Origin::Schemars if !rules.schemars_ok.contains(&name) => {
+                Some(schemars_refusal(name, rules))
+            }
+            Origin::Serde => rules
                 .serde
                 .iter()
                 .find(|(refused, _)| *refused == name)
                 .map(|(_, why)| (*why).to_owned()),
-            "validate" | "garde" if rules.validators.contains(&name) => {
+            Origin::Validate | Origin::Garde if rules.validators.contains(&name) => {
                 Some(schemars_refusal(name, rules))
             }
             _ => None,
@@ -163,7 +165,8 @@ fn refuse(cx: &Ctxt, keys: &[Key], rules: &Rules) {
                 &key.path,
                 format!(
                     "`#[{}({name})]` cannot be used {}: {why}",
-                    key.attr, rules.place
+                    key.attr.name(),
+                    rules.place
                 ),
             );
         }

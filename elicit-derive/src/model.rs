@@ -2,7 +2,7 @@
 
 use syn::{Data as SynData, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs, Key};
+use crate::attr::{self, ContainerAttrs, FieldAttrs, Key, Origin};
 use crate::ctxt::Ctxt;
 
 pub struct Container<'a> {
@@ -34,9 +34,9 @@ pub struct Field<'a> {
 impl Field<'_> {
     /// Whether serde never reads the field, so it is not part of the form.
     pub fn skipped(&self) -> bool {
-        self.keys
-            .iter()
-            .any(|k| k.attr == "serde" && (k.name == "skip" || k.name == "skip_deserializing"))
+        self.keys.iter().any(|k| {
+            k.attr == Origin::Serde && (k.name == "skip" || k.name == "skip_deserializing")
+        })
     }
 
     /// The names the field may have on the wire: its identifier and any `rename` given to serde

@@ -369,12 +369,16 @@ fn every_rule_is_written_back_and_kept_by_new() {
 fn a_set_built_by_hand_keeps_its_rule_on_the_wire() {
     let mut rules = MultiSelectRules::new(vec![Choice::from("p"), Choice::from("q")]);
     rules.unique = true;
-    let built = RequestedSchema::new(vec![Property::new("tags", Kind::MultiSelect(rules))]).unwrap();
+    let built =
+        RequestedSchema::new(vec![Property::new("tags", Kind::MultiSelect(rules))]).unwrap();
     let Kind::MultiSelect(kept) = &built.properties()[0].kind else {
         panic!("{built:?}")
     };
     assert!(kept.unique);
     let sent = serde_json::to_value(&built).unwrap();
     assert_eq!(sent["properties"]["tags"]["uniqueItems"], true);
-    assert_eq!(refused(&built, &accept(json!({"tags": ["q", "q"]}))), ["tags"]);
+    assert_eq!(
+        refused(&built, &accept(json!({"tags": ["q", "q"]}))),
+        ["tags"]
+    );
 }

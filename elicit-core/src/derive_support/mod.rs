@@ -23,8 +23,18 @@ use crate::schema::lower::{FieldOrder, lower};
 use crate::schema::wire::downlevel;
 use crate::version::ProtocolVersion;
 
-/// For each field serde reads, in declaration order: the variants of its choice enum, if any.
+/// The variants of a field's choice enum, if it has one.
 pub type VariantsFn = fn() -> Option<&'static [&'static str]>;
+
+/// What the derive says of one field serde reads; a form lists one per field, in declaration
+/// order.
+#[derive(Clone, Copy)]
+pub struct FieldHooks {
+    /// The variants of its choice enum, if any.
+    pub variants: VariantsFn,
+    /// Whether its choices are written as `enum` with `enumNames`.
+    pub enum_names: fn() -> bool,
+}
 
 /// The wire names of an enum's variants in declaration order, as serde's derive lists them.
 #[must_use]
@@ -96,8 +106,7 @@ fn generator() -> schemars::generate::SchemaGenerator {
 
 /// What the derive says of a form beyond its schemars schema.
 pub(crate) struct FormTraits {
-    pub(crate) hooks: &'static [VariantsFn],
-    pub(crate) enum_names: &'static [fn() -> bool],
+    pub(crate) fields: &'static [FieldHooks],
     pub(crate) auto_titles: bool,
     pub(crate) bound_hints: bool,
 }
@@ -108,20 +117,19 @@ fn lower_fields(
     names: &'static [&'static str],
     form: &FormTraits,
 ) -> Result<RequestedSchema, SchemaError> {
-    let FormTraits {
-        hooks, enum_names, ..
-    } = *form;
+    // serde's list and the derive's are of the same fields, unless serde's derive did not list
+    // them (`names` is then empty, and the schemars schema's own order stands).
+    let hooks = (names.len() == form.fields.len()).then_some(form.fields);
     let order: Vec<FieldOrder> = names
         .iter()
         .enumerate()
-        .map(|(i, name)| FieldOrder {
-            name,
-            variants: if names.len() == hooks.len() {
-                hooks[i]()
-            } else {
-                None
-            },
-            enum_names: names.len() == enum_names.len() && enum_names[i](),
+        .map(|(i, name)| {
+            let hook = hooks.map(|hooks| hooks[i]);
+            FieldOrder {
+                name,
+                variants: hook.and_then(|h| (h.variants)()),
+                enum_names: hook.is_some_and(|h| (h.enum_names)()),
+            }
         })
         .collect();
     let mut schema = lower(root, &order)?;

@@ -496,9 +496,11 @@ impl PartialEq for RequestedSchema {
             ..p.clone()
         };
         self.properties.len() == other.properties.len()
-            && self.properties.iter().zip(&other.properties).all(|(a, b)| {
-                written(a, self.bound_hints) == written(b, other.bound_hints)
-            })
+            && self
+                .properties
+                .iter()
+                .zip(&other.properties)
+                .all(|(a, b)| written(a, self.bound_hints) == written(b, other.bound_hints))
             && self.deny_unknown == other.deny_unknown
             && self.dialect == other.dialect
             && self.lints == other.lints
