@@ -38,8 +38,8 @@ pub struct Confirm {
 impl Elicit for Confirm {
     const __ELICIT_MESSAGE: &'static str = "Please confirm.";
     const __ELICIT_FIELDS: &'static [__private_v2::FieldHooks] = &[__private_v2::FieldHooks {
-        variants: <bool as crate::ElicitField>::__elicit_variants,
-        enum_names: <bool as crate::ElicitField>::__elicit_enum_names,
+        variants: <bool as __private_v2::ElicitField>::__elicit_variants,
+        enum_names: <bool as __private_v2::ElicitField>::__elicit_enum_names,
     }];
 
     fn __elicit_cache() -> &'static __private_v2::SchemaCache {
@@ -48,14 +48,14 @@ impl Elicit for Confirm {
     }
 }
 
-impl crate::ElicitResult<Confirm> {
+impl crate::result::ElicitResult<Confirm> {
     /// Whether the user accepted with the box checked. A decline, a cancel, or an accept
     /// without the box checked are all "no".
     #[must_use]
     pub fn is_confirmed(&self) -> bool {
         matches!(
             self,
-            crate::ElicitResult::Accept(Confirm { confirmed: true })
+            crate::result::ElicitResult::Accept(Confirm { confirmed: true })
         )
     }
 }

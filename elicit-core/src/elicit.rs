@@ -3,8 +3,8 @@
 use crate::derive_support::{self as support, FieldHooks, FormTraits, SchemaCache};
 use crate::derive_support::{HasDeserialize, HasJsonSchema};
 use crate::error::{SchemaError, Violation};
-use crate::protocol::request::FormRequest;
 use crate::schema::RequestedSchema;
+use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
 
 /// A type that can be asked of the user as an elicitation form.

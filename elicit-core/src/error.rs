@@ -3,8 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::schema::bound::Bound;
-use crate::schema::format::Format;
+use crate::bound::Bound;
+use crate::format::Format;
 
 /// Longest rendering of a received value kept in a [`Violation`], in characters.
 const RECEIVED_MAX_CHARS: usize = 64;

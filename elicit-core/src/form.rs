@@ -8,9 +8,9 @@ use serde_json::Value;
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
 use crate::limits::Limits;
-use crate::protocol::request::FormRequest;
 use crate::reply;
 use crate::result::ElicitResult;
+use crate::schema::request::FormRequest;
 use crate::schema::{Choice, Kind, MultiSelectRules, RequestedSchema, SelectRules, SelectStyle};
 
 /// One request for a derived form `T`, with choice lists given at run time: "pick one of your

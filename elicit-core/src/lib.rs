@@ -6,11 +6,13 @@
 #[cfg(feature = "ask")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ask")))]
 pub mod ask;
+mod bound;
 mod confirm;
 mod custom;
 mod elicit;
 mod error;
 mod form;
+mod format;
 mod limits;
 pub mod prelude;
 mod protocol;
@@ -40,7 +42,6 @@ pub use form::Form;
 pub use limits::Limits;
 pub use protocol::client;
 pub use protocol::jsonrpc::{RequestId, RpcError};
-pub use protocol::request::FormRequest;
 pub use protocol::round_trip::{InputRequests, InputRequired, InputResponse, InputResponses};
 pub use protocol::url_mode::{
     ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitResult, UrlElicitationRequired,
@@ -48,6 +49,7 @@ pub use protocol::url_mode::{
 };
 pub use result::{ElicitAction, ElicitResult};
 pub use runtime::Content;
+pub use schema::request::FormRequest;
 pub use schema::{Lint, RequestedSchema};
 #[cfg(feature = "time")]
 pub use types::time;

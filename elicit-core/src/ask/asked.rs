@@ -6,7 +6,7 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use super::port::SendError;
-use super::state::StateError;
+use super::state::{Change, StateError};
 use super::unavailable::Unavailable;
 use crate::error::{ElicitError, SchemaError};
 use crate::protocol::client::ElicitMode;
@@ -14,31 +14,6 @@ use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::round_trip::InputRequired;
 use crate::protocol::url_mode::UrlRequestError;
 use crate::version::ProtocolVersion;
-
-/// What differs between two questions asked under one key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Change {
-    /// What is asked: a form, a confirmation, a run-time form or a page to open.
-    Kind,
-    /// The message shown with it.
-    Message,
-    /// The choices of a select (compared as a set: their order is no change).
-    Choices,
-    /// The form's fields or rules.
-    Form,
-}
-
-impl fmt::Display for Change {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Change::Kind => "what it asks",
-            Change::Message => "its message",
-            Change::Choices => "its choices",
-            Change::Form => "its form",
-        })
-    }
-}
 
 /// Why a tool's body stopped at an ask. Asks return it as their error, so `?` ends the body;
 /// [`Ask::run`](super::Ask::run) turns it into the tool's result.

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::Ask;
 use super::asked::Interrupt;
 use super::question::{Answering, Asking, FormQuestion, Question, sealed};
 use crate::confirm::Confirm;
@@ -12,7 +13,25 @@ use crate::error::ElicitError;
 use crate::result::{ElicitAction, ElicitResult};
 use crate::retry::{AnswerSource, Attempt, RetryPolicy};
 
-/// The answer to a confirmation ([`Ask::confirm`](super::Ask::confirm)): confirmed, or not,
+impl Ask {
+    /// Asks a yes/no question under `key`: the [`Confirm`] form with `message`. Await it for a
+    /// [`Confirmation`], and go ahead only if it [`is_confirmed`](Confirmation::is_confirmed).
+    ///
+    /// A confirmation fails closed, in one shape on every version: anything but an accept
+    /// with the box checked is [`Confirmation::NotConfirmed`], saying why, and so is a client
+    /// that cannot show it ("no person could be asked"). It is never answered from the
+    /// arguments.
+    pub fn confirm(
+        &self,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) -> ConfirmQuestion<'_> {
+        let question = FormQuestion::new(self, key.into()).message(message);
+        ConfirmQuestion::new(question.person_only())
+    }
+}
+
+/// The answer to a confirmation ([`Ask::confirm`](Ask::confirm)): confirmed, or not,
 /// and why not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirmation {
@@ -68,7 +87,7 @@ impl std::fmt::Display for Unconfirmed {
 }
 
 /// A confirmation: asks a yes/no question under a key. Await it for a [`Confirmation`]. Made
-/// by [`Ask::confirm`](super::Ask::confirm).
+/// by [`Ask::confirm`](Ask::confirm).
 ///
 /// It has no `or_arguments`: a confirmation comes from a person, never from the model.
 ///

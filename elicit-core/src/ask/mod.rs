@@ -53,10 +53,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use asked::{Asked, Change, Ending, Interrupt, Outcome};
+pub use asked::{Asked, Ending, Interrupt, Outcome};
 pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use port::{Call, Port, PortFuture, Request, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
+pub use state::Change;
 pub use state::{DEFAULT_TTL, MemoryGuard, ReplayGuard, StateError, StateKey, StateKeyError};
 pub use unavailable::{Unavailable, input_schema};
 

@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 
 use crate::error::SchemaError;
 use crate::protocol::client::{ElicitMode, ElicitationCapability};
-use crate::protocol::request::FormRequest;
 use crate::protocol::round_trip::InputRequests;
 use crate::protocol::url_mode::UrlRequest;
+use crate::schema::request::FormRequest;
 
 /// A future an adapter returns, boxed so that [`Port`] stays object-safe.
 pub type PortFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -11,7 +11,6 @@ use serde_json::Value;
 
 use super::Ask;
 use super::asked::Interrupt;
-use super::confirm::ConfirmQuestion;
 use super::port::{Request, SendError};
 use super::state::{Identity, digest};
 use crate::elicit::Elicit;
@@ -19,13 +18,13 @@ use crate::error::ElicitError;
 use crate::form::Form;
 use crate::limits::Limits;
 use crate::protocol::client::ElicitMode;
-use crate::protocol::request::FormRequest;
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
 use crate::reply;
 use crate::result::{ElicitAction, ElicitResult};
 use crate::retry::{Attempt, RetryPolicy};
 use crate::runtime::Content;
 use crate::schema::RequestedSchema;
+use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
 
 impl Ask {
@@ -41,27 +40,9 @@ impl Ask {
     pub fn form_with<'a, T: Elicit>(
         &'a self,
         key: impl Into<String>,
-        form: &'a crate::Form<T>,
+        form: &'a crate::form::Form<T>,
     ) -> FormQuestion<'a, T> {
         FormQuestion::of(self, key.into(), form)
-    }
-
-    /// Asks a yes/no question under `key`: the [`Confirm`](crate::Confirm) form with
-    /// `message`. Await it for a [`Confirmation`](super::Confirmation), and go ahead only if it
-    /// [`is_confirmed`](super::Confirmation::is_confirmed).
-    ///
-    /// A confirmation fails closed, in one shape on every version: anything but an accept
-    /// with the box checked is [`Confirmation::NotConfirmed`](super::Confirmation::NotConfirmed), saying why, and so is a client
-    /// that cannot show it ("no person could be asked"). It is never answered from the
-    /// arguments.
-    pub fn confirm(
-        &self,
-        key: impl Into<String>,
-        message: impl Into<String>,
-    ) -> ConfirmQuestion<'_> {
-        let mut question = FormQuestion::new(self, key.into()).message(message);
-        question.core.person_only = true;
-        ConfirmQuestion::new(question)
     }
 
     /// Asks for the form of a schema built or received at run time, under `key`. The answer is
@@ -412,6 +393,12 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
             sent: None,
             form: PhantomData,
         }
+    }
+
+    /// The question answered by a person only (a confirmation): never from the arguments.
+    pub(super) fn person_only(mut self) -> Self {
+        self.core.person_only = true;
+        self
     }
 
     /// A question that sends `form`'s schema and message, and reads the answer against it.

@@ -17,8 +17,32 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::asked::Change;
 use super::seal::{Refused, Sealer, open};
+
+/// What differs between two questions asked under one key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Change {
+    /// What is asked: a form, a confirmation, a run-time form or a page to open.
+    Kind,
+    /// The message shown with it.
+    Message,
+    /// The choices of a select (compared as a set: their order is no change).
+    Choices,
+    /// The form's fields or rules.
+    Form,
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Change::Kind => "what it asks",
+            Change::Message => "its message",
+            Change::Choices => "its choices",
+            Change::Form => "its form",
+        })
+    }
+}
 
 type JsonObject = Map<String, Value>;
 

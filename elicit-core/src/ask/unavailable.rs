@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::schema::format::Format;
+use crate::format::Format;
 use crate::schema::hints::bound_hint;
 use crate::schema::{Kind, Property, RequestedSchema};
 

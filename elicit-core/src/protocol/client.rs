@@ -7,12 +7,12 @@ use std::fmt;
 use serde_json::{Map, Value, json};
 
 use crate::error::SchemaError;
-use crate::protocol::request::FormRequest;
 use crate::protocol::url_mode::{
     ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitationRequired, UrlRequest,
     UrlRequestError,
 };
 use crate::schema::RequestedSchema;
+use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
 
 /// Why a server's message could not be read.

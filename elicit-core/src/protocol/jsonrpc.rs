@@ -1,6 +1,9 @@
 //! JSON-RPC framing for the messages this crate builds, for transports that send raw JSON.
 
 use serde::Serialize;
+
+use crate::error::SchemaError;
+use crate::schema::request::FormRequest;
 use serde_json::{Value, json};
 
 /// A JSON-RPC request id: a string or an integer.
@@ -109,3 +112,18 @@ impl std::fmt::Display for RpcError {
 }
 
 impl std::error::Error for RpcError {}
+
+impl FormRequest<'_> {
+    /// The whole JSON-RPC `elicitation/create` request. 2026-07-28 has no such request (the
+    /// request goes in `inputRequests`; see [`InputRequests`](crate::InputRequests)), so a
+    /// request written for it is refused.
+    pub fn to_jsonrpc(&self, id: impl Into<RequestId>) -> Result<serde_json::Value, SchemaError> {
+        if self.version().has_input_requests() {
+            return Err(SchemaError::root(format!(
+                "MCP {} has no elicitation/create request: return the form in an InputRequiredResult's inputRequests",
+                self.version()
+            )));
+        }
+        Ok(request(id.into(), "elicitation/create", self))
+    }
+}

@@ -1,8 +1,7 @@
-//! The messages of elicitation as they travel: the request, URL mode, the 2026-07-28 round trip,
+//! The messages of elicitation as they travel: URL mode, the 2026-07-28 round trip,
 //! JSON-RPC framing, and the client side.
 
 pub mod client;
 pub(crate) mod jsonrpc;
-pub(crate) mod request;
 pub(crate) mod round_trip;
 pub(crate) mod url_mode;

@@ -43,9 +43,9 @@ use serde_json::{Map, Value};
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::protocol::jsonrpc;
-use crate::protocol::request::FormRequest;
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
 use crate::result::ElicitResult;
+use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
 
 const METHOD: &str = "elicitation/create";

@@ -113,7 +113,7 @@ impl<'a> UrlRequest<'a> {
     ) -> Result<Self, UrlRequestError> {
         only_on("URL mode elicitation", version, ProtocolVersion::has_modes)?;
         let url = url.into();
-        if crate::schema::format::web_url(&url).is_none() {
+        if crate::format::web_url(&url).is_none() {
             return Err(UrlRequestError::InvalidUrl(url.into_owned()));
         }
         let elicitation_id = elicitation_id.into();
@@ -163,7 +163,7 @@ impl<'a> UrlRequest<'a> {
     /// SHOULD use HTTPS.
     #[must_use]
     pub fn lint(&self) -> Vec<Lint> {
-        match crate::schema::format::web_url(&self.url) {
+        match crate::format::web_url(&self.url) {
             Some(false) => vec![Lint {
                 property: None,
                 message:
@@ -231,21 +231,24 @@ impl UrlElicitResult {
 
     /// Parses a reply from JSON text, under the default [`Limits`](crate::Limits).
     pub fn from_json(json: &str) -> Result<Self, ElicitError> {
-        Self::from_json_with(json, &crate::Limits::DEFAULT)
+        Self::from_json_with(json, &crate::limits::Limits::DEFAULT)
     }
 
     /// [`from_json`](Self::from_json) under other limits.
-    pub fn from_json_with(json: &str, limits: &crate::Limits) -> Result<Self, ElicitError> {
+    pub fn from_json_with(json: &str, limits: &crate::limits::Limits) -> Result<Self, ElicitError> {
         reply::consent_from_slice(json.as_bytes(), limits).map(|r| Self::from_action(r.action()))
     }
 
     /// Parses a reply from JSON bytes; bytes that are not UTF-8 are a JSON error.
     pub fn from_slice(json: &[u8]) -> Result<Self, ElicitError> {
-        Self::from_slice_with(json, &crate::Limits::DEFAULT)
+        Self::from_slice_with(json, &crate::limits::Limits::DEFAULT)
     }
 
     /// [`from_slice`](Self::from_slice) under other limits.
-    pub fn from_slice_with(json: &[u8], limits: &crate::Limits) -> Result<Self, ElicitError> {
+    pub fn from_slice_with(
+        json: &[u8],
+        limits: &crate::limits::Limits,
+    ) -> Result<Self, ElicitError> {
         reply::consent_from_slice(json, limits).map(|r| Self::from_action(r.action()))
     }
 

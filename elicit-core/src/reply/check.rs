@@ -12,9 +12,9 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::forward_to_deserialize_any;
 
 use super::sink::Sink;
+use crate::bound::Num;
 use crate::error::{Location, Rule};
 use crate::schema::Kind;
-use crate::schema::bound::Num;
 use crate::schema::rules::Found;
 
 /// What is being checked: the value of property `i`, or one item of multi-select `i`.

@@ -13,10 +13,10 @@ use serde_json::{Value, json};
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
 use crate::protocol::client::ElicitRequest;
-use crate::protocol::request::FormRequest;
 use crate::protocol::round_trip::{InputRequests, InputRequired, InputResponses};
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
 use crate::result::ElicitResult;
+use crate::schema::request::FormRequest;
 use crate::schema::{Kind, RequestedSchema};
 use crate::version::ProtocolVersion;
 
@@ -158,11 +158,11 @@ impl TryFrom<&m::ElicitRequestParams> for UrlRequest<'static> {
     }
 }
 
-fn rmcp_action(action: crate::ElicitAction) -> m::ElicitationAction {
+fn rmcp_action(action: crate::result::ElicitAction) -> m::ElicitationAction {
     match action {
-        crate::ElicitAction::Accept => m::ElicitationAction::Accept,
-        crate::ElicitAction::Decline => m::ElicitationAction::Decline,
-        crate::ElicitAction::Cancel => m::ElicitationAction::Cancel,
+        crate::result::ElicitAction::Accept => m::ElicitationAction::Accept,
+        crate::result::ElicitAction::Decline => m::ElicitationAction::Decline,
+        crate::result::ElicitAction::Cancel => m::ElicitationAction::Cancel,
     }
 }
 
@@ -325,7 +325,7 @@ impl InputResponses {
 /// rmcp's version as this crate's, exactly: a version without elicitation (2024-11-05,
 /// 2025-03-26) or one this crate does not know is refused.
 impl TryFrom<m::ProtocolVersion> for ProtocolVersion {
-    type Error = crate::UnknownVersion;
+    type Error = crate::version::UnknownVersion;
 
     fn try_from(version: m::ProtocolVersion) -> Result<Self, Self::Error> {
         version.as_str().parse()

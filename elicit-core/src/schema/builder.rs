@@ -6,9 +6,9 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use super::format::Format;
 use super::{Choice, Property, RequestedSchema};
 use crate::error::SchemaError;
+use crate::format::Format;
 use crate::limits::Limits;
 
 /// Builds a [`RequestedSchema`] one property at a time, in the order the form shows them.

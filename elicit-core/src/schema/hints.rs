@@ -7,9 +7,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::bound::Bound;
 use super::parse::canonical;
 use super::{Kind, Property, RequestedSchema};
+use crate::bound::Bound;
 use crate::error::ElicitError;
 
 impl RequestedSchema {

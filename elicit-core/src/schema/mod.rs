@@ -101,22 +101,21 @@
 //!   verdict on 3,000 generated schema and content pairs to the `jsonschema` crate's (draft
 //!   2020-12, formats asserted); its header lists the deliberate differences.
 
-pub(crate) mod bound;
 mod builder;
-pub(crate) mod format;
 pub(crate) mod hints;
 mod keywords;
 pub(crate) mod lower;
 pub(crate) mod parse;
+pub(crate) mod request;
 pub(crate) mod rules;
 pub(crate) mod sensitive;
 pub(crate) mod wire;
 
-pub use bound::Bound;
+pub use crate::bound::Bound;
+pub use crate::format::Format;
 pub use builder::{
     BooleanField, Field, MultiSelectField, NumberField, SchemaBuilder, SelectField, StringField,
 };
-pub use format::Format;
 
 use std::sync::Arc;
 

@@ -6,15 +6,15 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::bound::Bound;
-use super::format::Format;
 use super::keywords::{Applies, Reader};
 use super::sensitive::secret_word;
 use super::{
     Choice, Kind, MultiSelectRules, NumberRules, Pattern, Property, RequestedSchema, SelectRules,
     SelectStyle, StringRules,
 };
+use crate::bound::Bound;
 use crate::error::SchemaError;
+use crate::format::Format;
 use crate::limits::Limits;
 
 /// The keywords every property reads, besides its kind's own (given where its kind is read);

@@ -7,8 +7,8 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::bound::{Bound, Num};
 use super::{Kind, Pattern, Property, RequestedSchema};
+use crate::bound::{Bound, Num};
 use crate::error::Rule;
 
 /// Where broken rules go, and the limits a reply's values share.

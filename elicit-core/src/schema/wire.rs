@@ -5,10 +5,10 @@ use std::borrow::Cow;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
-use super::format::Format;
 use super::hints::described;
 use super::{Choice, Kind, MultiSelectRules, Pattern, Property, RequestedSchema, SelectStyle};
 use crate::error::SchemaError;
+use crate::format::Format;
 use crate::version::ProtocolVersion;
 
 impl Serialize for RequestedSchema {

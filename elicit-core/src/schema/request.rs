@@ -86,27 +86,8 @@ impl<'a> FormRequest<'a> {
     /// The params as a JSON value.
     #[must_use]
     pub fn to_value(&self) -> serde_json::Value {
-        crate::protocol::jsonrpc::to_value(self)
-    }
-
-    /// The whole JSON-RPC `elicitation/create` request. 2026-07-28 has no such request (the
-    /// request goes in `inputRequests`; see [`InputRequests`](crate::InputRequests)), so a
-    /// request written for it is refused.
-    pub fn to_jsonrpc(
-        &self,
-        id: impl Into<crate::RequestId>,
-    ) -> Result<serde_json::Value, SchemaError> {
-        if self.version.has_input_requests() {
-            return Err(SchemaError::root(format!(
-                "MCP {} has no elicitation/create request: return the form in an InputRequiredResult's inputRequests",
-                self.version
-            )));
-        }
-        Ok(crate::protocol::jsonrpc::request(
-            id.into(),
-            "elicitation/create",
-            self,
-        ))
+        // A map with string keys, which `serde_json` always represents: `Null` is unreachable.
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 }
 
