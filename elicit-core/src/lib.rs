@@ -41,8 +41,8 @@ pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
 pub use form::Form;
 pub use limits::Limits;
 pub use protocol::client;
+pub use protocol::input::{InputRequests, InputRequired, InputResponse, InputResponses};
 pub use protocol::jsonrpc::{RequestId, RpcError};
-pub use protocol::round_trip::{InputRequests, InputRequired, InputResponse, InputResponses};
 pub use protocol::url_mode::{
     ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitResult, UrlElicitationRequired,
     UrlRequest, UrlRequestError,

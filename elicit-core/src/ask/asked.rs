@@ -10,8 +10,8 @@ use super::state::{Change, StateError};
 use super::unavailable::Unavailable;
 use crate::error::{ElicitError, SchemaError};
 use crate::protocol::client::ElicitMode;
+use crate::protocol::input::InputRequired;
 use crate::protocol::jsonrpc::RpcError;
-use crate::protocol::round_trip::InputRequired;
 use crate::protocol::url_mode::UrlRequestError;
 use crate::version::ProtocolVersion;
 

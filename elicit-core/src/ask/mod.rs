@@ -65,8 +65,8 @@ pub use crate::protocol::client::{ElicitMode, ElicitationCapability};
 
 use state::{Binding, Carried, Identity};
 
+use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
-use crate::protocol::round_trip::{InputRequests, InputRequired};
 use crate::retry::{Attempt, RetryPolicy};
 use crate::version::ProtocolVersion;
 

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::error::SchemaError;
 use crate::protocol::client::{ElicitMode, ElicitationCapability};
-use crate::protocol::round_trip::InputRequests;
+use crate::protocol::input::InputRequests;
 use crate::protocol::url_mode::UrlRequest;
 use crate::schema::request::FormRequest;
 

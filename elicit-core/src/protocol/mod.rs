@@ -2,6 +2,7 @@
 //! JSON-RPC framing, and the client side.
 
 pub mod client;
+mod filling;
+pub(crate) mod input;
 pub(crate) mod jsonrpc;
-pub(crate) mod round_trip;
 pub(crate) mod url_mode;

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
 use crate::protocol::client::ElicitRequest;
-use crate::protocol::round_trip::{InputRequests, InputRequired, InputResponses};
+use crate::protocol::input::{InputRequests, InputRequired, InputResponses};
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
 use crate::result::ElicitResult;
 use crate::schema::request::FormRequest;
