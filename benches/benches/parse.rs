@@ -28,6 +28,19 @@ where
     let parsed: Value = serde_json::from_str(&reply).unwrap();
     let rmcp_result: m::ElicitResult = serde_json::from_str(&reply).unwrap();
     let schema: RequestedSchema = T::requested_schema().clone();
+    // The peer path: the same requestedSchema, validated by the `jsonschema` crate with formats
+    // asserted, then read by serde.
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&serde_json::to_value(&schema).unwrap())
+        .unwrap();
+    let validated = |reply: &Value| -> T {
+        let content = &reply["content"];
+        assert!(validator.is_valid(content));
+        T::deserialize(content).unwrap()
+    };
+    assert!(validator.is_valid(&parsed["content"]));
 
     let mut text = c.benchmark_group("text");
     text.bench_function(BenchmarkId::new("serde, plain envelope", name), |b| {
@@ -39,6 +52,15 @@ where
     text.bench_function(BenchmarkId::new("Deserialize impl", name), |b| {
         b.iter(|| serde_json::from_str::<ElicitResult<T>>(black_box(&reply)).unwrap())
     });
+    text.bench_function(
+        BenchmarkId::new("jsonschema + serde: Value, validate, deserialize", name),
+        |b| {
+            b.iter(|| {
+                let reply: Value = serde_json::from_str(black_box(&reply)).unwrap();
+                validated(&reply)
+            })
+        },
+    );
     text.finish();
 
     let mut held = c.benchmark_group("held");
@@ -50,6 +72,10 @@ where
                 serde_json::from_value::<T>(content).unwrap()
             })
         },
+    );
+    held.bench_function(
+        BenchmarkId::new("jsonschema + serde: validate, deserialize", name),
+        |b| b.iter(|| validated(black_box(&parsed))),
     );
     held.bench_function(BenchmarkId::new("from_value", name), |b| {
         b.iter(|| ElicitResult::<T>::from_value(black_box(&parsed)).unwrap())

@@ -480,9 +480,9 @@ pub struct RequestedSchema {
     pub(crate) bound_hints: bool,
     /// The properties' positions, sorted by name. Derived from `properties`: rebuilt by
     /// [`RequestedSchema::reindex`] whenever they change.
-    index: Vec<usize>,
+    index: Names,
     /// Per property: its choices' positions, sorted by value (empty for other kinds).
-    choice_index: Vec<Vec<usize>>,
+    choice_index: Vec<Names>,
 }
 
 /// Two schemas are equal when they are written the same and read replies the same: a schema
@@ -525,21 +525,32 @@ impl std::fmt::Display for Lint {
     }
 }
 
-/// The positions of `names`, sorted by name, for [`find`]; a repeated name keeps its first.
-/// A sorted list needs no hash seed: it holds only the schema's own names, and a reply's keys
-/// are only looked up in it, never added.
-fn sorted_positions(names: &[&str]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by(|&a, &b| names[a].cmp(names[b]).then(a.cmp(&b)));
-    order.dedup_by(|later, first| names[*later] == names[*first]);
-    order
+/// Names and their positions, sorted for a search by halves. A sorted list needs no hash seed:
+/// it holds only the schema's own names, and a reply's keys are only looked up in it, never
+/// added. Shorter names sort first, so most comparisons stop at the length.
+#[derive(Debug, Clone, Default)]
+struct Names(Vec<(Box<str>, usize)>);
+
+impl Names {
+    /// The positions of `names`; a repeated name keeps its first.
+    fn new<'a>(names: impl Iterator<Item = &'a str>) -> Names {
+        let mut sorted: Vec<(Box<str>, usize)> =
+            names.enumerate().map(|(i, n)| (n.into(), i)).collect();
+        sorted.sort_by(|(a, i), (b, j)| order(a, b).then(i.cmp(j)));
+        sorted.dedup_by(|(later, _), (first, _)| later == first);
+        Names(sorted)
+    }
+
+    /// The position of `key`.
+    fn find(&self, key: &str) -> Option<usize> {
+        let at = self.0.binary_search_by(|(n, _)| order(n, key)).ok()?;
+        Some(self.0[at].1)
+    }
 }
 
-/// The position of `key` in a list sorted by [`sorted_positions`], where `name(i)` is the name
-/// at position `i`.
-fn find<'a>(order: &[usize], key: &str, name: impl Fn(usize) -> &'a str) -> Option<usize> {
-    let at = order.binary_search_by(|&i| name(i).cmp(key)).ok()?;
-    Some(order[at])
+/// Shorter first, then by bytes.
+fn order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
 impl RequestedSchema {
@@ -557,7 +568,7 @@ impl RequestedSchema {
             dialect,
             lints,
             bound_hints: false,
-            index: Vec::new(),
+            index: Names::default(),
             choice_index: Vec::new(),
         };
         schema.reindex();
@@ -566,17 +577,13 @@ impl RequestedSchema {
 
     /// Rebuilds the indexes after `properties` changed.
     pub(crate) fn reindex(&mut self) {
-        let names: Vec<&str> = self.properties.iter().map(|p| p.name.as_str()).collect();
-        self.index = sorted_positions(&names);
+        self.index = Names::new(self.properties.iter().map(|p| p.name.as_str()));
         self.choice_index = self
             .properties
             .iter()
             .map(|p| match p.kind.choices() {
-                Some(choices) => {
-                    let values: Vec<&str> = choices.iter().map(|c| c.value.as_str()).collect();
-                    sorted_positions(&values)
-                }
-                None => Vec::new(),
+                Some(choices) => Names::new(choices.iter().map(|c| c.value.as_str())),
+                None => Names::default(),
             })
             .collect();
     }
@@ -596,13 +603,12 @@ impl RequestedSchema {
 
     /// Which choice of property `i` `value` is.
     pub(crate) fn choice_position(&self, i: usize, value: &str) -> Option<usize> {
-        let choices = self.properties.get(i)?.kind.choices()?;
-        find(self.choice_index.get(i)?, value, |c| &choices[c].value)
+        self.choice_index.get(i)?.find(value)
     }
 
     /// The position of the property named `key`.
     pub(crate) fn position(&self, key: &str) -> Option<usize> {
-        find(&self.index, key, |i| &self.properties[i].name)
+        self.index.find(key)
     }
 
     /// Everything in the schema outside the strict MCP subset: keywords clients may refuse
