@@ -84,9 +84,14 @@ fn deep_nesting_is_refused_not_recursed() {
             accept(&deep),
             "content must be a JSON object; received an array",
         ),
+        // Content before the action is read as content after it is.
         (
-            format!(r#"{{"content":{deep},"action":"cancel"}}"#),
-            "reply is not valid JSON: recursion limit exceeded at line 1 column 138",
+            format!(r#"{{"content":{deep},"action":"accept"}}"#),
+            "content must be a JSON object; received an array",
+        ),
+        (
+            format!(r#"{{"content":{{"name":{deep}}},"action":"accept"}}"#),
+            "`name` must be of type string; received an array",
         ),
     ] {
         for e in [
@@ -102,6 +107,7 @@ fn deep_nesting_is_refused_not_recursed() {
     for reply in [
         format!(r#"{{"action":"decline","content":{deep}}}"#),
         format!(r#"{{"action":"decline","_meta":{deep}}}"#),
+        format!(r#"{{"content":{deep},"action":"decline"}}"#),
     ] {
         assert_eq!(
             ElicitResult::<Form>::from_json_with(&reply, &limits).unwrap(),

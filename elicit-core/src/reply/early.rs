@@ -1,35 +1,114 @@
-//! Content that comes before `action`, held until the action says what it is: its keys kept in
-//! order with their duplicates, so that it is read, and refused, as content that comes after.
+//! Content that comes before `action`, held until the action says what it is, then read, and
+//! refused, exactly as content that comes after.
+//!
+//! How it is held depends on the source. Reply text holds it as its raw text and reads it with
+//! the same text reader ([`Raw`]); a reply held as a [`Value`] reads the content where it is
+//! ([`Given`]). Either way a form's reader is compiled once per source. Any other deserializer,
+//! through the `Deserialize` impl, holds its key-value pairs, every one kept ([`Pairs`]).
 
 use std::fmt;
 
 use serde::de::value::MapDeserializer;
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::adapter::{ContentSeed, ReadContent};
 
-/// Early content: an object as its key-value pairs, every one kept, or any other value.
-pub(super) enum Early {
-    Pairs(Vec<(String, Value)>),
-    Other(Value),
+/// A way of holding content that comes before `action`.
+pub(crate) trait Hold<'de> {
+    /// The content as held.
+    type Held;
+
+    /// Takes the content's value from `map`.
+    fn hold<A: MapAccess<'de>>(&self, map: &mut A) -> Result<Self::Held, A::Error>;
+
+    /// Reads the held content (`None`: the reply had none) into `C`. No content and `null`
+    /// read as `{}`.
+    fn read<C: ReadContent>(
+        &self,
+        held: Option<Self::Held>,
+        seed: ContentSeed<'_, '_, C>,
+    ) -> Result<C, serde_json::Error>;
 }
 
-impl Early {
-    /// The content, read into `C` as content after the action is.
-    pub(super) fn read<C: ReadContent>(
-        self,
+/// Reply text: the content's raw text, read again by serde_json's text reader.
+pub(crate) struct Raw;
+
+impl<'de> Hold<'de> for Raw {
+    type Held = &'de RawValue;
+
+    fn hold<A: MapAccess<'de>>(&self, map: &mut A) -> Result<&'de RawValue, A::Error> {
+        map.next_value()
+    }
+
+    fn read<C: ReadContent>(
+        &self,
+        held: Option<&'de RawValue>,
         seed: ContentSeed<'_, '_, C>,
     ) -> Result<C, serde_json::Error> {
-        match self {
-            Early::Pairs(pairs) => seed.deserialize(MapDeserializer::new(pairs.into_iter())),
-            // `null` reads as `{}`, as no content does.
-            Early::Other(Value::Null) => {
-                seed.deserialize(MapDeserializer::new(std::iter::empty::<(String, Value)>()))
-            }
-            Early::Other(value) => seed.deserialize(value),
+        let text = match held.map(RawValue::get) {
+            None | Some("null") => "{}",
+            Some(text) => text,
+        };
+        seed.deserialize(&mut serde_json::Deserializer::from_str(text))
+    }
+}
+
+/// A reply held as a [`Value`]: its `content`, looked up before the reply is read, is read
+/// where it is.
+pub(crate) struct Given<'v>(pub(crate) Option<&'v Value>);
+
+impl<'de> Hold<'de> for Given<'_> {
+    type Held = ();
+
+    fn hold<A: MapAccess<'de>>(&self, map: &mut A) -> Result<(), A::Error> {
+        map.next_value::<IgnoredAny>().map(drop)
+    }
+
+    fn read<C: ReadContent>(
+        &self,
+        held: Option<()>,
+        seed: ContentSeed<'_, '_, C>,
+    ) -> Result<C, serde_json::Error> {
+        match self.0.filter(|v| held.is_some() && !v.is_null()) {
+            Some(content) => seed.deserialize(content),
+            None => seed.deserialize(&Value::Object(serde_json::Map::new())),
         }
     }
+}
+
+/// Any other deserializer: an object as its key-value pairs, every one kept, or any other
+/// value.
+pub(crate) struct Pairs;
+
+impl<'de> Hold<'de> for Pairs {
+    type Held = Early;
+
+    fn hold<A: MapAccess<'de>>(&self, map: &mut A) -> Result<Early, A::Error> {
+        map.next_value()
+    }
+
+    fn read<C: ReadContent>(
+        &self,
+        held: Option<Early>,
+        seed: ContentSeed<'_, '_, C>,
+    ) -> Result<C, serde_json::Error> {
+        match held {
+            Some(Early::Pairs(pairs)) => seed.deserialize(MapDeserializer::new(pairs.into_iter())),
+            Some(Early::Other(value)) if !value.is_null() => seed.deserialize(value),
+            // No content, and `null`, read as `{}`.
+            _ => seed.deserialize(MapDeserializer::new(std::iter::empty::<(String, Value)>())),
+        }
+    }
+}
+
+/// Early content held as [`Pairs`].
+pub(crate) enum Early {
+    Pairs(Vec<(String, Value)>),
+    Other(Value),
 }
 
 impl<'de> Deserialize<'de> for Early {
@@ -94,9 +173,4 @@ impl<'de> Visitor<'de> for EarlyVisitor {
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Early, D::Error> {
         d.deserialize_any(self)
     }
-}
-
-/// No content at all reads as `{}`.
-pub(super) fn empty() -> Early {
-    Early::Pairs(Vec::new())
 }

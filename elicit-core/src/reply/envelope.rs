@@ -1,8 +1,8 @@
 //! The reply envelope `{"action": .., "content": ..}`, read in one pass.
 //!
 //! `action` decides what `content` is: validated into the target on accept, skipped unread on
-//! decline and cancel. When `content` comes first, it is held, every key kept, until `action`
-//! says ([`Early`]).
+//! decline and cancel. When `content` comes first, it is held until `action` says, as the
+//! source allows ([`Hold`]), and then read as content that comes after.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -11,16 +11,18 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 
 use super::adapter::{ContentSeed, ReadContent, Report};
 use super::check::stop;
-use super::early::{self, Early};
+use super::early::{Hold, Pairs};
 use super::sink::{Sink, refuse_others};
 use crate::error::{Location, Rule};
 use crate::result::{ElicitAction, ElicitResult};
 
-/// Reads a whole reply, checking the content of an accept into `C`.
-pub(crate) struct Envelope<'a, 's, C> {
+/// Reads a whole reply, checking the content of an accept into `C`; content that comes before
+/// `action` is held by `H`.
+pub(crate) struct Envelope<'a, 's, C, H = Pairs> {
     sink: &'a Sink<'s>,
     /// URL mode: an accept is consent and carries no content; any content is skipped unread.
     consent: bool,
+    hold: H,
     marker: PhantomData<fn() -> C>,
 }
 
@@ -29,6 +31,19 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
         Envelope {
             sink,
             consent: false,
+            hold: Pairs,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'a, 's, C, H> Envelope<'a, 's, C, H> {
+    /// The same envelope, holding early content with `hold`.
+    pub(crate) fn holding<G>(self, hold: G) -> Envelope<'a, 's, C, G> {
+        Envelope {
+            sink: self.sink,
+            consent: self.consent,
+            hold,
             marker: PhantomData,
         }
     }
@@ -47,12 +62,13 @@ impl<'a, 's> Envelope<'a, 's, Report> {
         Envelope {
             sink,
             consent: true,
+            hold: Pairs,
             marker: PhantomData,
         }
     }
 }
 
-impl<'de, C: ReadContent> DeserializeSeed<'de> for Envelope<'_, '_, C> {
+impl<'de, C: ReadContent, H: Hold<'de>> DeserializeSeed<'de> for Envelope<'_, '_, C, H> {
     type Value = ElicitResult<C>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ElicitResult<C>, D::Error> {
@@ -64,7 +80,7 @@ impl<'de, C: ReadContent> DeserializeSeed<'de> for Envelope<'_, '_, C> {
     }
 }
 
-impl<'a, 's, C> Envelope<'a, 's, C> {
+impl<C, H> Envelope<'_, '_, C, H> {
     fn refuse<E: de::Error>(&self, rule: Rule, received: Option<String>) -> E {
         self.sink.push(Location::Envelope, rule, received);
         stop()
@@ -78,7 +94,7 @@ impl<'a, 's, C> Envelope<'a, 's, C> {
     }
 }
 
-impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
+impl<'de, C: ReadContent, H: Hold<'de>> Visitor<'de> for Envelope<'_, '_, C, H> {
     type Value = ElicitResult<C>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -88,7 +104,7 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ElicitResult<C>, A::Error> {
         let mut action: Option<ElicitAction> = None;
         let mut content: Option<C> = None;
-        let mut early: Option<Early> = None;
+        let mut early: Option<H::Held> = None;
         let mut content_seen = false;
         while let Some(key) = map.next_key::<Key>()? {
             match key {
@@ -113,7 +129,7 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
                         Some(_) => {
                             map.next_value::<IgnoredAny>()?;
                         }
-                        None => early = Some(map.next_value::<Early>()?),
+                        None => early = Some(self.hold.hold(&mut map)?),
                     }
                 }
                 Key::Other => {
@@ -126,12 +142,12 @@ impl<'de, C: ReadContent> Visitor<'de> for Envelope<'_, '_, C> {
             Some(ElicitAction::Decline) => Ok(ElicitResult::Decline),
             Some(ElicitAction::Cancel) => Ok(ElicitResult::Cancel),
             Some(ElicitAction::Accept) => {
-                let content = match (content, early) {
-                    (Some(content), _) => content,
+                let content = match content {
+                    Some(content) => content,
                     // Content that came before the action; `null` or no content reads as `{}`.
-                    (None, early) => early
-                        .unwrap_or_else(early::empty)
-                        .read(ContentSeed::new(self.sink))
+                    None => self
+                        .hold
+                        .read(early, ContentSeed::new(self.sink))
                         .map_err(de::Error::custom)?,
                 };
                 Ok(ElicitResult::Accept(content))

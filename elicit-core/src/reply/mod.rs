@@ -40,7 +40,7 @@ struct Text<'a>(&'a str);
 impl Source for Text<'_> {
     fn read<C: ReadContent>(&self, envelope: Envelope<'_, '_, C>) -> Read<C> {
         let mut de = serde_json::Deserializer::from_str(self.0);
-        let outcome = envelope.deserialize(&mut de)?;
+        let outcome = envelope.holding(early::Raw).deserialize(&mut de)?;
         de.end()?;
         Ok(outcome)
     }
@@ -51,7 +51,8 @@ struct Json<'a>(&'a Value);
 
 impl Source for Json<'_> {
     fn read<C: ReadContent>(&self, envelope: Envelope<'_, '_, C>) -> Read<C> {
-        envelope.deserialize(self.0)
+        let content = early::Given(self.0.get("content"));
+        envelope.holding(content).deserialize(self.0)
     }
 }
 
