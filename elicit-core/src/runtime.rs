@@ -10,6 +10,7 @@ use crate::error::ElicitError;
 use crate::limits::Limits;
 use crate::result::ElicitResult;
 use crate::schema::RequestedSchema;
+use crate::schema::rules::usable_default;
 
 /// Accepted content read against a runtime schema.
 pub type Content = Map<String, Value>;
@@ -95,7 +96,7 @@ impl RequestedSchema {
     pub fn fill_defaults(&self, content: &mut Map<String, Value>) {
         for (i, prop) in self.properties.iter().enumerate() {
             if !content.contains_key(&prop.name)
-                && let Some(default) = self.usable_default(i)
+                && let Some(default) = usable_default(self, i)
             {
                 content.insert(prop.name.clone(), default);
             }

@@ -200,11 +200,22 @@ fn the_performance_section_is_short_and_compares_with_peers() {
     assert!(!lines.is_empty(), "no performance section");
     assert!(lines.len() <= 22, "{} lines", lines.len());
     let table: Vec<&String> = lines.iter().filter(|l| l.starts_with('|')).collect();
-    let text = table.iter().map(|l| l.as_str()).collect::<Vec<_>>().join("\n");
+    let text = table
+        .iter()
+        .map(|l| l.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
     // Beside what a user would pick instead: rmcp's typed path, which checks nothing, and a
     // JSON Schema validator, which checks.
-    for peer in ["rmcp's typed path", "`jsonschema` crate", "plain `{action, content}`"] {
-        assert!(text.contains(peer), "the table has no row for {peer}:\n{text}");
+    for peer in [
+        "rmcp's typed path",
+        "`jsonschema` crate",
+        "plain `{action, content}`",
+    ] {
+        assert!(
+            text.contains(peer),
+            "the table has no row for {peer}:\n{text}"
+        );
     }
     // Every row is one of the figures `benches/README.md` gives with how it was measured.
     let benches = std::fs::read_to_string(root().join("benches/README.md")).unwrap();

@@ -15,7 +15,7 @@ use super::sink::Sink;
 use crate::bound::Num;
 use crate::error::{Location, Rule};
 use crate::schema::Kind;
-use crate::schema::rules::Found;
+use crate::schema::rules::{self, Found};
 
 /// What is being checked: the value of property `i`, or one item of multi-select `i`.
 #[derive(Clone, Copy)]
@@ -95,17 +95,17 @@ impl<V> Check<'_, '_, V> {
     fn check_str(&self, s: &str) {
         let schema = self.sink.schema;
         match self.target {
-            Target::Prop(i) => schema.check_str(i, s, &self.here()),
+            Target::Prop(i) => rules::check_str(schema, i, s, &self.here()),
             Target::Item(item) => {
                 let mut seen = item.seen.borrow_mut();
-                schema.check_item(item.prop, s, &mut seen, &self.here());
+                rules::check_item(schema, item.prop, s, &mut seen, &self.here());
             }
         }
     }
 
     fn check_num(&self, n: Num) {
         match self.target {
-            Target::Prop(i) => self.sink.schema.check_num(i, n, &self.here()),
+            Target::Prop(i) => rules::check_num(self.sink.schema, i, n, &self.here()),
             Target::Item(_) => self.wrong_item(n.to_string()),
         }
     }
@@ -114,7 +114,7 @@ impl<V> Check<'_, '_, V> {
     /// multi-select, anything but a string as an item).
     fn check_other(&self, received: &str) {
         match self.target {
-            Target::Prop(i) => self.sink.schema.check_other(i, received, &self.here()),
+            Target::Prop(i) => rules::check_other(self.sink.schema, i, received, &self.here()),
             Target::Item(_) => self.wrong_item(received.to_owned()),
         }
     }
@@ -141,7 +141,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
         match self.target {
-            Target::Prop(i) => self.sink.schema.check_bool(i, v, &self.here()),
+            Target::Prop(i) => rules::check_bool(self.sink.schema, i, v, &self.here()),
             Target::Item(_) => self.wrong_item(v.to_string()),
         }
         self.visitor.visit_bool(v)
@@ -234,8 +234,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
         };
         let (sink, target) = (self.sink, self.target);
         let value = self.visitor.visit_seq(&mut items)?;
-        sink.schema
-            .check_count(prop, items.count, &Here { target, sink });
+        rules::check_count(sink.schema, prop, items.count, &Here { target, sink });
         Ok(value)
     }
 }

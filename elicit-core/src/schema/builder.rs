@@ -36,42 +36,33 @@ pub struct SchemaBuilder {
     dialect: Option<String>,
 }
 
-impl RequestedSchema {
-    /// A [`SchemaBuilder`] with no properties.
-    pub fn builder() -> SchemaBuilder {
-        SchemaBuilder::default()
-    }
-
-    /// A schema of these properties, in this order, checked as the builder and the parser check
-    /// one: each property is written as JSON and read back, so this refuses what
-    /// [`from_value`](Self::from_value) refuses, with the same messages.
-    pub fn new(properties: Vec<Property>) -> Result<RequestedSchema, SchemaError> {
-        let mut fields = Vec::with_capacity(properties.len());
-        for property in properties {
-            let one = RequestedSchema::build(vec![property], false, None, Vec::new());
-            let property = &one.properties[0];
-            let json = match serde_json::to_value(&one) {
-                Ok(Value::Object(mut root)) => match root.remove("properties") {
-                    Some(Value::Object(mut props)) => props.remove(&property.name),
-                    _ => None,
-                },
+/// [`RequestedSchema::new`].
+pub(super) fn from_properties(properties: Vec<Property>) -> Result<RequestedSchema, SchemaError> {
+    let mut fields = Vec::with_capacity(properties.len());
+    for property in properties {
+        let one = RequestedSchema::build(vec![property], false, None, Vec::new());
+        let property = &one.properties[0];
+        let json = match serde_json::to_value(&one) {
+            Ok(Value::Object(mut root)) => match root.remove("properties") {
+                Some(Value::Object(mut props)) => props.remove(&property.name),
                 _ => None,
-            };
-            let Some(Value::Object(json)) = json else {
-                return Err(SchemaError::property(
-                    &property.name,
-                    "cannot be written as JSON",
-                ));
-            };
-            let (name, required) = (property.name.clone(), property.required);
-            fields.push(Field {
-                name,
-                required,
-                json,
-            });
-        }
-        RequestedSchema::builder().fields(fields).build()
+            },
+            _ => None,
+        };
+        let Some(Value::Object(json)) = json else {
+            return Err(SchemaError::property(
+                &property.name,
+                "cannot be written as JSON",
+            ));
+        };
+        let (name, required) = (property.name.clone(), property.required);
+        fields.push(Field {
+            name,
+            required,
+            json,
+        });
     }
+    RequestedSchema::builder().fields(fields).build()
 }
 
 impl SchemaBuilder {

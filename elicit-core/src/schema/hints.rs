@@ -8,84 +8,38 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::parse::canonical;
+use super::rules::value_breaks;
 use super::{Kind, Property, RequestedSchema};
 use crate::bound::Bound;
 use crate::error::ElicitError;
 
-impl RequestedSchema {
-    /// This schema written with each property's bounds appended to its description in words,
-    /// for the person filling in the form: "Party size (1–12, a whole number)", "at most 50
-    /// characters", "choose 1–3". Clients enforce `minimum` or `maxLength` without showing
-    /// them; the description is the one text every client shows. Derived forms do this unless
-    /// `#[elicit(no_bound_hints)]`.
-    ///
-    /// The hint is made from the rules each time the schema is written, and joined to the
-    /// description only there: [`Property::description`] stays as it was given, and a rule that
-    /// changes later changes the hint with it.
-    ///
-    /// ```
-    /// use elicit_core::RequestedSchema;
-    /// use elicit_core::schema::Field;
-    ///
-    /// let schema = RequestedSchema::builder()
-    ///     .field(Field::integer("party_size").range(1, 12).description("Guests"))
-    ///     .build()?
-    ///     .with_bound_hints();
-    /// let sent = serde_json::to_value(&schema)?;
-    /// assert_eq!(sent["properties"]["party_size"]["description"], "Guests (1–12, a whole number)");
-    /// assert_eq!(schema.properties()[0].description.as_deref(), Some("Guests"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    pub fn with_bound_hints(mut self) -> Self {
-        self.bound_hints = true;
-        self
-    }
-
-    /// This schema with the values of an answer that was refused kept as defaults, so a form
-    /// asked again starts with what was right: each property `content` holds that `error` does
-    /// not name and whose value passes the property's own rules. The rest keep their own
-    /// default, if any. Defaults reach clients on 2025-11-25 and later (2025-06-18 keeps only
-    /// booleans').
-    ///
-    /// ```
-    /// use elicit_core::RequestedSchema;
-    /// use elicit_core::schema::Field;
-    ///
-    /// let schema = RequestedSchema::builder()
-    ///     .field(Field::string("name").min_length(1).required())
-    ///     .field(Field::integer("party_size").range(1, 12).required())
-    ///     .build()?;
-    /// let reply = serde_json::json!({"action": "accept", "content": {"name": "Ada", "party_size": 40}});
-    /// let error = schema.parse_reply_value(&reply).unwrap_err();
-    /// let again = schema.prefilled(reply["content"].as_object().unwrap(), &error);
-    /// assert_eq!(again.properties()[0].kind.default_value(), Some("Ada".into()));
-    /// assert_eq!(again.properties()[1].kind.default_value(), None);
-    /// # Ok::<(), elicit_core::SchemaError>(())
-    /// ```
-    #[must_use]
-    pub fn prefilled(&self, content: &Map<String, Value>, error: &ElicitError) -> RequestedSchema {
-        let mut schema = self.clone();
-        let mut changed = false;
-        for (i, p) in schema.properties.iter_mut().enumerate() {
-            let Some(value) = content.get(&p.name) else {
-                continue;
-            };
-            if error
-                .violations()
-                .iter()
-                .any(|v| v.property() == Some(&p.name))
-                || self.value_breaks(i, value).is_some()
-            {
-                continue;
-            }
-            changed |= set_default(&mut p.kind, value);
+/// [`RequestedSchema::prefilled`].
+pub(super) fn prefilled(
+    schema: &RequestedSchema,
+    content: &Map<String, Value>,
+    error: &ElicitError,
+) -> RequestedSchema {
+    let original = schema;
+    let mut schema = original.clone();
+    let mut changed = false;
+    for (i, p) in schema.properties.iter_mut().enumerate() {
+        let Some(value) = content.get(&p.name) else {
+            continue;
+        };
+        if error
+            .violations()
+            .iter()
+            .any(|v| v.property() == Some(&p.name))
+            || value_breaks(original, i, value).is_some()
+        {
+            continue;
         }
-        if changed {
-            schema.reindex();
-        }
-        schema
+        changed |= set_default(&mut p.kind, value);
     }
+    if changed {
+        schema.reindex();
+    }
+    schema
 }
 
 /// Makes `value` the default of `kind`, when it is a value of that kind.

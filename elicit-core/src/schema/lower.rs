@@ -64,7 +64,7 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
             }
         }
     }
-    let mut schema = RequestedSchema::parse(Value::Object(root), &Limits::UNLIMITED, false)?;
+    let mut schema = super::parse::parse(Value::Object(root), &Limits::UNLIMITED, false)?;
     schema.deny_unknown = deny_unknown;
     for prop in &mut schema.properties {
         if let Kind::MultiSelect(rules) = &mut prop.kind {

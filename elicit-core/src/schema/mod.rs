@@ -117,11 +117,14 @@ pub use builder::{
     BooleanField, Field, MultiSelectField, NumberField, SchemaBuilder, SelectField, StringField,
 };
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde_json::Number;
+use serde_json::{Map, Number, Value};
 
+use crate::error::{ElicitError, SchemaError};
 use crate::limits::Limits;
+use crate::version::ProtocolVersion;
 
 /// One choice of a single- or multi-select: the value sent on the wire and its display title.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -483,6 +486,138 @@ pub struct RequestedSchema {
     index: Names,
     /// Per property: its choices' positions, sorted by value (empty for other kinds).
     choice_index: Vec<Names>,
+}
+
+/// Building, reading and writing a schema, and asking again; the work is in the files named
+/// for each.
+impl RequestedSchema {
+    /// A [`SchemaBuilder`] with no properties.
+    pub fn builder() -> SchemaBuilder {
+        SchemaBuilder::default()
+    }
+
+    /// A schema of these properties, in this order, checked as the builder and the parser check
+    /// one: each property is written as JSON and read back, so this refuses what
+    /// [`from_value`](Self::from_value) refuses, with the same messages.
+    pub fn new(properties: Vec<Property>) -> Result<RequestedSchema, SchemaError> {
+        builder::from_properties(properties)
+    }
+
+    /// Parses a requestedSchema as a client receives it.
+    ///
+    /// Structure is checked strictly: the root must be `type: object` with a `properties` object,
+    /// each property one of the primitive kinds MCP allows, every keyword of the right JSON type,
+    /// `required` naming only listed properties, no choice listed twice, and no `min` above its
+    /// `max`. Every keyword that constrains a value is enforced, or the schema is refused.
+    /// `pattern`, `exclusiveMinimum`, `exclusiveMaximum` and `uniqueItems` are outside the subset
+    /// but enforced. What changes nothing is tolerated and listed by [`lint`](Self::lint):
+    /// annotations (a root `title`, `examples`), unknown keywords, keywords for another type of
+    /// value than the property's (`minimum` on a string), and a `default` that breaks its own
+    /// property's rules (it stays in the schema, and is never filled in).
+    ///
+    /// The default [`Limits`] apply: at most 1,000 properties, 10,000 choices per select, and
+    /// patterns of 1,000 bytes.
+    pub fn from_value(value: Value) -> Result<RequestedSchema, SchemaError> {
+        RequestedSchema::from_value_with(value, &Limits::DEFAULT)
+    }
+
+    /// [`from_value`](Self::from_value) under other limits.
+    pub fn from_value_with(value: Value, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
+        parse::parse(value, limits, true)
+    }
+
+    /// Parses a requestedSchema from JSON text, keeping the properties in the order the text
+    /// lists them, which is the order clients render the form in. ([`from_value`](Self::from_value)
+    /// cannot know it: a `serde_json::Map` sorts its keys unless serde_json's `preserve_order`
+    /// feature is on.)
+    ///
+    /// The default [`Limits`] apply: at most 1 MiB of text, 1,000 properties, 10,000 choices
+    /// per select, and patterns of 1,000 bytes.
+    pub fn from_json(json: &str) -> Result<RequestedSchema, SchemaError> {
+        RequestedSchema::from_json_with(json, &Limits::DEFAULT)
+    }
+
+    /// [`from_json`](Self::from_json) under other limits.
+    pub fn from_json_with(json: &str, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
+        parse::from_json_with(json, limits)
+    }
+
+    /// This schema written for `version`: for 2025-06-18, titled choices become `enum` with
+    /// `enumNames`, only booleans keep a `default`, and a multi-select, which it cannot hold,
+    /// becomes one optional boolean per choice named `FIELD__CHOICE`, titled "Field: Choice"
+    /// (its default list ticks its boxes; read a reply back with
+    /// [`unfold_reply`](RequestedSchema::unfold_reply)); newer versions take it as it is.
+    /// Fails, naming the field, for what the version cannot express: a field named as one of
+    /// those boxes.
+    pub fn for_version(&self, version: ProtocolVersion) -> Result<RequestedSchema, SchemaError> {
+        wire::downlevel(self, version)
+    }
+
+    /// A reply to this schema as [written](RequestedSchema::for_version) for `version`, read
+    /// back into this schema's shape: on 2025-06-18 each multi-select went out as one boolean
+    /// per choice (`FIELD__CHOICE`), and the ticked ones become the field's list again, in the
+    /// order of the choices, so that the field's own rules (`minItems`, `maxItems`) apply and
+    /// their violations name the field. A required multi-select with no box in the reply reads
+    /// as the empty list. Any other reply, and any other version, is returned as it is.
+    #[must_use]
+    pub fn unfold_reply<'r>(&self, version: ProtocolVersion, reply: &'r Value) -> Cow<'r, Value> {
+        wire::unfold_reply(self, version, reply)
+    }
+
+    /// This schema written with each property's bounds appended to its description in words,
+    /// for the person filling in the form: "Party size (1–12, a whole number)", "at most 50
+    /// characters", "choose 1–3". Clients enforce `minimum` or `maxLength` without showing
+    /// them; the description is the one text every client shows. Derived forms do this unless
+    /// `#[elicit(no_bound_hints)]`.
+    ///
+    /// The hint is made from the rules each time the schema is written, and joined to the
+    /// description only there: [`Property::description`] stays as it was given, and a rule that
+    /// changes later changes the hint with it.
+    ///
+    /// ```
+    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::Field;
+    ///
+    /// let schema = RequestedSchema::builder()
+    ///     .field(Field::integer("party_size").range(1, 12).description("Guests"))
+    ///     .build()?
+    ///     .with_bound_hints();
+    /// let sent = serde_json::to_value(&schema)?;
+    /// assert_eq!(sent["properties"]["party_size"]["description"], "Guests (1–12, a whole number)");
+    /// assert_eq!(schema.properties()[0].description.as_deref(), Some("Guests"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_bound_hints(mut self) -> Self {
+        self.bound_hints = true;
+        self
+    }
+
+    /// This schema with the values of an answer that was refused kept as defaults, so a form
+    /// asked again starts with what was right: each property `content` holds that `error` does
+    /// not name and whose value passes the property's own rules. The rest keep their own
+    /// default, if any. Defaults reach clients on 2025-11-25 and later (2025-06-18 keeps only
+    /// booleans').
+    ///
+    /// ```
+    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::Field;
+    ///
+    /// let schema = RequestedSchema::builder()
+    ///     .field(Field::string("name").min_length(1).required())
+    ///     .field(Field::integer("party_size").range(1, 12).required())
+    ///     .build()?;
+    /// let reply = serde_json::json!({"action": "accept", "content": {"name": "Ada", "party_size": 40}});
+    /// let error = schema.parse_reply_value(&reply).unwrap_err();
+    /// let again = schema.prefilled(reply["content"].as_object().unwrap(), &error);
+    /// assert_eq!(again.properties()[0].kind.default_value(), Some("Ada".into()));
+    /// assert_eq!(again.properties()[1].kind.default_value(), None);
+    /// # Ok::<(), elicit_core::SchemaError>(())
+    /// ```
+    #[must_use]
+    pub fn prefilled(&self, content: &Map<String, Value>, error: &ElicitError) -> RequestedSchema {
+        hints::prefilled(self, content, error)
+    }
 }
 
 /// Two schemas are equal when they are written the same and read replies the same: a schema

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::keywords::{Applies, Reader};
+use super::rules::value_breaks;
 use super::sensitive::secret_word;
 use super::{
     Choice, Kind, MultiSelectRules, NumberRules, Pattern, Property, RequestedSchema, SelectRules,
@@ -29,104 +30,66 @@ const ROOT: &[&str] = &[
     "additionalProperties",
 ];
 
-impl RequestedSchema {
-    /// Parses a requestedSchema as a client receives it.
-    ///
-    /// Structure is checked strictly: the root must be `type: object` with a `properties` object,
-    /// each property one of the primitive kinds MCP allows, every keyword of the right JSON type,
-    /// `required` naming only listed properties, no choice listed twice, and no `min` above its
-    /// `max`. Every keyword that constrains a value is enforced, or the schema is refused.
-    /// `pattern`, `exclusiveMinimum`, `exclusiveMaximum` and `uniqueItems` are outside the subset
-    /// but enforced. What changes nothing is tolerated and listed by [`lint`](Self::lint):
-    /// annotations (a root `title`, `examples`), unknown keywords, keywords for another type of
-    /// value than the property's (`minimum` on a string), and a `default` that breaks its own
-    /// property's rules (it stays in the schema, and is never filled in).
-    ///
-    /// The default [`Limits`] apply: at most 1,000 properties, 10,000 choices per select, and
-    /// patterns of 1,000 bytes.
-    pub fn from_value(value: Value) -> Result<RequestedSchema, SchemaError> {
-        RequestedSchema::from_value_with(value, &Limits::DEFAULT)
-    }
-
-    /// [`from_value`](Self::from_value) under other limits.
-    pub fn from_value_with(value: Value, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
-        RequestedSchema::parse(value, limits, true)
-    }
-
-    /// [`from_value_with`](Self::from_value_with); `names` lints property names that ask for
-    /// secrets (off for a derived type, whose names the derive checked, with its
-    /// `not_sensitive` escape).
-    pub(crate) fn parse(
-        value: Value,
-        limits: &Limits,
-        names: bool,
-    ) -> Result<RequestedSchema, SchemaError> {
-        let Value::Object(root) = value else {
-            return Err(SchemaError::root(format!(
-                "a requestedSchema must be a JSON object, got {}",
-                json_type(&value)
-            )));
-        };
-        let mut cx = Reader::new(*limits);
-        let mut schema = parse_root(&mut cx, &root)?;
-        for (i, prop) in schema.properties.iter().enumerate() {
-            let name = cx.names[i].clone();
-            if let Some(word) = names.then(|| secret_word(&prop.name)).flatten() {
-                cx.push(
-                    Some(&name),
-                    format!("the name looks like it asks for a secret ({word}): since 2025-11-25, form mode must not ask for passwords, API keys, tokens or payment credentials; use URL mode"),
-                );
-            }
-            if let Some(broken) = prop
-                .kind
-                .default_value()
-                .and_then(|d| schema.value_breaks(i, &d))
-            {
-                let default = prop.kind.default_value().unwrap_or_default();
-                cx.push(
-                    Some(&name),
-                    format!(
-                        "`default` {default} breaks its own rules (it {}), so it is never filled in",
-                        broken
-                    ),
-                );
-            }
+/// [`RequestedSchema::from_value_with`]; `names` lints property names that ask for
+/// secrets (off for a derived type, whose names the derive checked, with its
+/// `not_sensitive` escape).
+pub(crate) fn parse(
+    value: Value,
+    limits: &Limits,
+    names: bool,
+) -> Result<RequestedSchema, SchemaError> {
+    let Value::Object(root) = value else {
+        return Err(SchemaError::root(format!(
+            "a requestedSchema must be a JSON object, got {}",
+            json_type(&value)
+        )));
+    };
+    let mut cx = Reader::new(*limits);
+    let mut schema = parse_root(&mut cx, &root)?;
+    for (i, prop) in schema.properties.iter().enumerate() {
+        let name = cx.names[i].clone();
+        if let Some(word) = names.then(|| secret_word(&prop.name)).flatten() {
+            cx.push(
+                Some(&name),
+                format!("the name looks like it asks for a secret ({word}): since 2025-11-25, form mode must not ask for passwords, API keys, tokens or payment credentials; use URL mode"),
+            );
         }
-        schema.lints = cx.lints;
-        Ok(schema)
+        if let Some(broken) = prop
+            .kind
+            .default_value()
+            .and_then(|d| value_breaks(&schema, i, &d))
+        {
+            let default = prop.kind.default_value().unwrap_or_default();
+            cx.push(
+                Some(&name),
+                format!(
+                    "`default` {default} breaks its own rules (it {}), so it is never filled in",
+                    broken
+                ),
+            );
+        }
     }
+    schema.lints = cx.lints;
+    Ok(schema)
 }
 
-impl RequestedSchema {
-    /// Parses a requestedSchema from JSON text, keeping the properties in the order the text
-    /// lists them, which is the order clients render the form in. ([`from_value`](Self::from_value)
-    /// cannot know it: a `serde_json::Map` sorts its keys unless serde_json's `preserve_order`
-    /// feature is on.)
-    ///
-    /// The default [`Limits`] apply: at most 1 MiB of text, 1,000 properties, 10,000 choices
-    /// per select, and patterns of 1,000 bytes.
-    pub fn from_json(json: &str) -> Result<RequestedSchema, SchemaError> {
-        RequestedSchema::from_json_with(json, &Limits::DEFAULT)
+/// [`RequestedSchema::from_json_with`].
+pub(super) fn from_json_with(json: &str, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
+    if json.len() > limits.max_schema_bytes() {
+        return Err(SchemaError::root(format!(
+            "the schema is {} bytes, over the limit of {}",
+            json.len(),
+            limits.max_schema_bytes()
+        )));
     }
-
-    /// [`from_json`](Self::from_json) under other limits.
-    pub fn from_json_with(json: &str, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
-        if json.len() > limits.max_schema_bytes() {
-            return Err(SchemaError::root(format!(
-                "the schema is {} bytes, over the limit of {}",
-                json.len(),
-                limits.max_schema_bytes()
-            )));
-        }
-        let order = std::cell::RefCell::new(Vec::new());
-        let mut text = serde_json::Deserializer::from_str(json);
-        let value = serde::de::DeserializeSeed::deserialize(Strict::root(&order), &mut text)
-            .and_then(|value| text.end().map(|()| value))
-            .map_err(|e| SchemaError::root(format!("not valid JSON: {e}")))?;
-        let mut schema = RequestedSchema::from_value_with(value, limits)?;
-        schema.order_by(order.borrow().iter().map(String::as_str));
-        Ok(schema)
-    }
+    let order = std::cell::RefCell::new(Vec::new());
+    let mut text = serde_json::Deserializer::from_str(json);
+    let value = serde::de::DeserializeSeed::deserialize(Strict::root(&order), &mut text)
+        .and_then(|value| text.end().map(|()| value))
+        .map_err(|e| SchemaError::root(format!("not valid JSON: {e}")))?;
+    let mut schema = parse(value, limits, true)?;
+    schema.order_by(order.borrow().iter().map(String::as_str));
+    Ok(schema)
 }
 
 /// Reads JSON text as a `Value`, refusing a key that appears twice in one object, at any level,

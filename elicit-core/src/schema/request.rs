@@ -6,6 +6,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::error::SchemaError;
 use crate::schema::RequestedSchema;
+use crate::schema::wire::is_written_for;
 use crate::version::ProtocolVersion;
 
 /// The params of an `elicitation/create` request in form mode:
@@ -44,7 +45,7 @@ impl<'a> FormRequest<'a> {
     /// defaults only on booleans, a multi-select as one box per choice). Fails, naming the
     /// field, for what the version cannot express.
     pub fn with_version(mut self, version: ProtocolVersion) -> Result<Self, SchemaError> {
-        if !self.schema.is_written_for(version) {
+        if !is_written_for(&self.schema, version) {
             self.schema = Cow::Owned(self.schema.for_version(version)?);
         }
         self.version = version;

@@ -28,162 +28,161 @@ pub(crate) fn quoted(s: &str) -> String {
     serde_json::to_string(&head).unwrap_or_default()
 }
 
-impl RequestedSchema {
-    /// A string as the value of property `i`.
-    pub(crate) fn check_str(&self, i: usize, s: &str, found: &dyn Found) {
-        let prop = &self.properties[i];
-        if too_long(s, found) {
-            return;
-        }
-        match &prop.kind {
-            Kind::String(rules) => {
-                let chars = || s.chars().count() as u64;
-                if let Some(min) = rules.min_length
-                    && chars() < min
-                {
-                    found.broke(Rule::MinLength(min), quoted(s));
-                }
-                if let Some(max) = rules.max_length
-                    && chars() > max
-                {
-                    found.broke(Rule::MaxLength(max), quoted(s));
-                }
-                if let Some(f) = rules.format
-                    && !f.is_valid(s)
-                {
-                    found.broke(Rule::Format(f), quoted(s));
-                }
-                if let Some(p) = &rules.pattern {
-                    check_pattern(p, s, found);
-                }
-            }
-            Kind::Select(_) => {
-                if self.choice_position(i, s).is_none() {
-                    found.broke(Rule::NotAChoice, quoted(s));
-                }
-            }
-            _ => wrong_type(prop, quoted(s), found),
-        }
+/// A string as the value of property `i`.
+pub(crate) fn check_str(schema: &RequestedSchema, i: usize, s: &str, found: &dyn Found) {
+    let prop = &schema.properties[i];
+    if too_long(s, found) {
+        return;
     }
-
-    /// A string as an item of multi-select `i`; `seen` holds the choices of the items before it.
-    pub(crate) fn check_item(
-        &self,
-        i: usize,
-        s: &str,
-        seen: &mut HashSet<usize>,
-        found: &dyn Found,
-    ) {
-        if too_long(s, found) {
-            return;
+    match &prop.kind {
+        Kind::String(rules) => {
+            let chars = || s.chars().count() as u64;
+            if let Some(min) = rules.min_length
+                && chars() < min
+            {
+                found.broke(Rule::MinLength(min), quoted(s));
+            }
+            if let Some(max) = rules.max_length
+                && chars() > max
+            {
+                found.broke(Rule::MaxLength(max), quoted(s));
+            }
+            if let Some(f) = rules.format
+                && !f.is_valid(s)
+            {
+                found.broke(Rule::Format(f), quoted(s));
+            }
+            if let Some(p) = &rules.pattern {
+                check_pattern(p, s, found);
+            }
         }
-        let Kind::MultiSelect(rules) = &self.properties[i].kind else {
-            return;
-        };
-        match self.choice_position(i, s) {
-            None => found.broke(Rule::NotAChoice, quoted(s)),
-            Some(choice) => {
-                if !seen.insert(choice) && rules.refuses_repeats() {
-                    found.broke(Rule::UniqueItems, quoted(s));
-                }
+        Kind::Select(_) => {
+            if schema.choice_position(i, s).is_none() {
+                found.broke(Rule::NotAChoice, quoted(s));
+            }
+        }
+        _ => wrong_type(prop, quoted(s), found),
+    }
+}
+
+/// A string as an item of multi-select `i`; `seen` holds the choices of the items before it.
+pub(crate) fn check_item(
+    schema: &RequestedSchema,
+    i: usize,
+    s: &str,
+    seen: &mut HashSet<usize>,
+    found: &dyn Found,
+) {
+    if too_long(s, found) {
+        return;
+    }
+    let Kind::MultiSelect(rules) = &schema.properties[i].kind else {
+        return;
+    };
+    match schema.choice_position(i, s) {
+        None => found.broke(Rule::NotAChoice, quoted(s)),
+        Some(choice) => {
+            if !seen.insert(choice) && rules.refuses_repeats() {
+                found.broke(Rule::UniqueItems, quoted(s));
             }
         }
     }
+}
 
-    /// A number as the value of property `i`.
-    pub(crate) fn check_num(&self, i: usize, n: Num, found: &dyn Found) {
-        let prop = &self.properties[i];
-        let Kind::Number(rules) = &prop.kind else {
-            return wrong_type(prop, n.to_string(), found);
-        };
-        if rules.integer && !n.is_integer() {
-            return wrong_type(prop, n.to_string(), found);
-        }
-        let check =
-            |bound: Option<Bound>, broken: fn(Ordering) -> bool, rule: fn(Bound) -> Rule| {
-                if let Some(bound) = bound
-                    && broken(n.cmp_bound(bound))
-                {
-                    found.broke(rule(bound), n.to_string());
-                }
-            };
-        check(rules.minimum, Ordering::is_lt, Rule::Minimum);
-        check(rules.maximum, Ordering::is_gt, Rule::Maximum);
-        check(
-            rules.exclusive_minimum,
-            Ordering::is_le,
-            Rule::ExclusiveMinimum,
-        );
-        check(
-            rules.exclusive_maximum,
-            Ordering::is_ge,
-            Rule::ExclusiveMaximum,
-        );
+/// A number as the value of property `i`.
+pub(crate) fn check_num(schema: &RequestedSchema, i: usize, n: Num, found: &dyn Found) {
+    let prop = &schema.properties[i];
+    let Kind::Number(rules) = &prop.kind else {
+        return wrong_type(prop, n.to_string(), found);
+    };
+    if rules.integer && !n.is_integer() {
+        return wrong_type(prop, n.to_string(), found);
     }
-
-    /// A boolean as the value of property `i`.
-    pub(crate) fn check_bool(&self, i: usize, v: bool, found: &dyn Found) {
-        let prop = &self.properties[i];
-        if !matches!(prop.kind, Kind::Boolean(_)) {
-            wrong_type(prop, v.to_string(), found);
-        }
-    }
-
-    /// A value of no type property `i` can hold (`null`, an object), or an array where `i` is
-    /// not a multi-select.
-    pub(crate) fn check_other(&self, i: usize, received: &str, found: &dyn Found) {
-        wrong_type(&self.properties[i], received.to_owned(), found);
-    }
-
-    /// How many items multi-select `i` was sent.
-    pub(crate) fn check_count(&self, i: usize, count: usize, found: &dyn Found) {
-        let Kind::MultiSelect(rules) = &self.properties[i].kind else {
-            return;
-        };
-        let n = count as u64;
-        if let Some(min) = rules.min_items
-            && n < min
+    let check = |bound: Option<Bound>, broken: fn(Ordering) -> bool, rule: fn(Bound) -> Rule| {
+        if let Some(bound) = bound
+            && broken(n.cmp_bound(bound))
         {
-            found.broke(Rule::MinItems(min), format!("{n} items"));
+            found.broke(rule(bound), n.to_string());
         }
-        if let Some(max) = rules.max_items
-            && n > max
-        {
-            found.broke(Rule::MaxItems(max), format!("{n} items"));
-        }
-    }
+    };
+    check(rules.minimum, Ordering::is_lt, Rule::Minimum);
+    check(rules.maximum, Ordering::is_gt, Rule::Maximum);
+    check(
+        rules.exclusive_minimum,
+        Ordering::is_le,
+        Rule::ExclusiveMinimum,
+    );
+    check(
+        rules.exclusive_maximum,
+        Ordering::is_ge,
+        Rule::ExclusiveMaximum,
+    );
+}
 
-    /// The first rule `value` breaks as the value of property `i` alone: its own rules, not
-    /// `required` nor any other property's.
-    pub(crate) fn value_breaks(&self, i: usize, value: &Value) -> Option<Rule> {
-        let first = First::default();
-        match value {
-            Value::String(s) => self.check_str(i, s, &first),
-            Value::Bool(b) => self.check_bool(i, *b, &first),
-            Value::Number(n) => self.check_num(i, Num::of(n), &first),
-            Value::Array(items) if matches!(self.properties[i].kind, Kind::MultiSelect(_)) => {
-                let mut seen = HashSet::new();
-                for item in items {
-                    match item {
-                        Value::String(s) => self.check_item(i, s, &mut seen, &first),
-                        _ => first.broke(Rule::Type { expected: "string" }, item.to_string()),
-                    }
+/// A boolean as the value of property `i`.
+pub(crate) fn check_bool(schema: &RequestedSchema, i: usize, v: bool, found: &dyn Found) {
+    let prop = &schema.properties[i];
+    if !matches!(prop.kind, Kind::Boolean(_)) {
+        wrong_type(prop, v.to_string(), found);
+    }
+}
+
+/// A value of no type property `i` can hold (`null`, an object), or an array where `i` is
+/// not a multi-select.
+pub(crate) fn check_other(schema: &RequestedSchema, i: usize, received: &str, found: &dyn Found) {
+    wrong_type(&schema.properties[i], received.to_owned(), found);
+}
+
+/// How many items multi-select `i` was sent.
+pub(crate) fn check_count(schema: &RequestedSchema, i: usize, count: usize, found: &dyn Found) {
+    let Kind::MultiSelect(rules) = &schema.properties[i].kind else {
+        return;
+    };
+    let n = count as u64;
+    if let Some(min) = rules.min_items
+        && n < min
+    {
+        found.broke(Rule::MinItems(min), format!("{n} items"));
+    }
+    if let Some(max) = rules.max_items
+        && n > max
+    {
+        found.broke(Rule::MaxItems(max), format!("{n} items"));
+    }
+}
+
+/// The first rule `value` breaks as the value of property `i` alone: its own rules, not
+/// `required` nor any other property's.
+pub(crate) fn value_breaks(schema: &RequestedSchema, i: usize, value: &Value) -> Option<Rule> {
+    let first = First::default();
+    match value {
+        Value::String(s) => check_str(schema, i, s, &first),
+        Value::Bool(b) => check_bool(schema, i, *b, &first),
+        Value::Number(n) => check_num(schema, i, Num::of(n), &first),
+        Value::Array(items) if matches!(schema.properties[i].kind, Kind::MultiSelect(_)) => {
+            let mut seen = HashSet::new();
+            for item in items {
+                match item {
+                    Value::String(s) => check_item(schema, i, s, &mut seen, &first),
+                    _ => first.broke(Rule::Type { expected: "string" }, item.to_string()),
                 }
-                self.check_count(i, items.len(), &first);
             }
-            Value::Array(_) => self.check_other(i, "an array", &first),
-            Value::Object(_) => self.check_other(i, "an object", &first),
-            Value::Null => self.check_other(i, "null", &first),
+            check_count(schema, i, items.len(), &first);
         }
-        first.0.into_inner()
+        Value::Array(_) => check_other(schema, i, "an array", &first),
+        Value::Object(_) => check_other(schema, i, "an object", &first),
+        Value::Null => check_other(schema, i, "null", &first),
     }
+    first.0.into_inner()
+}
 
-    /// Property `i`'s `default`, when it has one that passes its own rules: the value a client
-    /// fills in, and a server fills into accepted content.
-    pub(crate) fn usable_default(&self, i: usize) -> Option<Value> {
-        let default = self.properties.get(i)?.kind.default_value()?;
-        self.value_breaks(i, &default).is_none().then_some(default)
-    }
+/// Property `i`'s `default`, when it has one that passes its own rules: the value a client
+/// fills in, and a server fills into accepted content.
+pub(crate) fn usable_default(schema: &RequestedSchema, i: usize) -> Option<Value> {
+    let default = schema.properties.get(i)?.kind.default_value()?;
+    value_breaks(schema, i, &default)
+        .is_none()
+        .then_some(default)
 }
 
 /// Records a string over the reply's limit; such a string is checked no further.

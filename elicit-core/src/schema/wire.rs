@@ -150,30 +150,17 @@ fn titled(choices: &[Choice]) -> Vec<Value> {
         .collect()
 }
 
-impl RequestedSchema {
-    /// This schema written for `version`: for 2025-06-18, titled choices become `enum` with
-    /// `enumNames`, only booleans keep a `default`, and a multi-select, which it cannot hold,
-    /// becomes one optional boolean per choice named `FIELD__CHOICE`, titled "Field: Choice"
-    /// (its default list ticks its boxes; read a reply back with
-    /// [`unfold_reply`](RequestedSchema::unfold_reply)); newer versions take it as it is.
-    /// Fails, naming the field, for what the version cannot express: a field named as one of
-    /// those boxes.
-    pub fn for_version(&self, version: ProtocolVersion) -> Result<RequestedSchema, SchemaError> {
-        downlevel(self, version)
-    }
-
-    /// Whether the schema needs no rewriting for `version`.
-    pub(crate) fn is_written_for(&self, version: ProtocolVersion) -> bool {
-        version >= ProtocolVersion::V2025_11_25
-            || (self.dialect.is_none()
-                && self.properties.iter().all(|p| match &p.kind {
-                    Kind::MultiSelect(_) => false,
-                    Kind::Select(r) => r.style != SelectStyle::Titled && r.default.is_none(),
-                    Kind::String(r) => r.default.is_none(),
-                    Kind::Number(r) => r.default.is_none(),
-                    Kind::Boolean(_) => true,
-                }))
-    }
+/// Whether the schema needs no rewriting for `version`.
+pub(crate) fn is_written_for(schema: &RequestedSchema, version: ProtocolVersion) -> bool {
+    version >= ProtocolVersion::V2025_11_25
+        || (schema.dialect.is_none()
+            && schema.properties.iter().all(|p| match &p.kind {
+                Kind::MultiSelect(_) => false,
+                Kind::Select(r) => r.style != SelectStyle::Titled && r.default.is_none(),
+                Kind::String(r) => r.default.is_none(),
+                Kind::Number(r) => r.default.is_none(),
+                Kind::Boolean(_) => true,
+            }))
 }
 
 /// Rewrites a schema of the newest version for `version`, or says which field needs a newer one.
@@ -265,49 +252,45 @@ fn duplicate(properties: &[Property]) -> Option<&str> {
         .find(|name| !seen.insert(*name))
 }
 
-impl RequestedSchema {
-    /// A reply to this schema as [written](RequestedSchema::for_version) for `version`, read
-    /// back into this schema's shape: on 2025-06-18 each multi-select went out as one boolean
-    /// per choice (`FIELD__CHOICE`), and the ticked ones become the field's list again, in the
-    /// order of the choices, so that the field's own rules (`minItems`, `maxItems`) apply and
-    /// their violations name the field. A required multi-select with no box in the reply reads
-    /// as the empty list. Any other reply, and any other version, is returned as it is.
-    #[must_use]
-    pub fn unfold_reply<'r>(&self, version: ProtocolVersion, reply: &'r Value) -> Cow<'r, Value> {
-        let multi = |p: &&Property| matches!(p.kind, Kind::MultiSelect(_));
-        if version >= ProtocolVersion::V2025_11_25 || !self.properties.iter().any(|p| multi(&p)) {
-            return Cow::Borrowed(reply);
-        }
-        let Some(content) = reply.get("content").and_then(Value::as_object) else {
-            return Cow::Borrowed(reply);
-        };
-        let mut content = content.clone();
-        for prop in self.properties.iter().filter(multi) {
-            let Kind::MultiSelect(rules) = &prop.kind else {
-                continue;
-            };
-            let mut seen = false;
-            let mut ticked = Vec::new();
-            for choice in &rules.choices {
-                match content.remove(&tick_name(&prop.name, &choice.value)) {
-                    Some(Value::Bool(true)) => {
-                        seen = true;
-                        ticked.push(Value::String(choice.value.clone()));
-                    }
-                    Some(Value::Bool(false)) => seen = true,
-                    // Not a boolean: left for the reader to refuse, under its own name.
-                    Some(other) => {
-                        content.insert(tick_name(&prop.name, &choice.value), other);
-                    }
-                    None => {}
-                }
-            }
-            if (seen || prop.required) && !content.contains_key(&prop.name) {
-                content.insert(prop.name.clone(), Value::Array(ticked));
-            }
-        }
-        let mut reply = reply.clone();
-        reply["content"] = Value::Object(content);
-        Cow::Owned(reply)
+/// [`RequestedSchema::unfold_reply`].
+pub(super) fn unfold_reply<'r>(
+    schema: &RequestedSchema,
+    version: ProtocolVersion,
+    reply: &'r Value,
+) -> Cow<'r, Value> {
+    let multi = |p: &&Property| matches!(p.kind, Kind::MultiSelect(_));
+    if version >= ProtocolVersion::V2025_11_25 || !schema.properties.iter().any(|p| multi(&p)) {
+        return Cow::Borrowed(reply);
     }
+    let Some(content) = reply.get("content").and_then(Value::as_object) else {
+        return Cow::Borrowed(reply);
+    };
+    let mut content = content.clone();
+    for prop in schema.properties.iter().filter(multi) {
+        let Kind::MultiSelect(rules) = &prop.kind else {
+            continue;
+        };
+        let mut seen = false;
+        let mut ticked = Vec::new();
+        for choice in &rules.choices {
+            match content.remove(&tick_name(&prop.name, &choice.value)) {
+                Some(Value::Bool(true)) => {
+                    seen = true;
+                    ticked.push(Value::String(choice.value.clone()));
+                }
+                Some(Value::Bool(false)) => seen = true,
+                // Not a boolean: left for the reader to refuse, under its own name.
+                Some(other) => {
+                    content.insert(tick_name(&prop.name, &choice.value), other);
+                }
+                None => {}
+            }
+        }
+        if (seen || prop.required) && !content.contains_key(&prop.name) {
+            content.insert(prop.name.clone(), Value::Array(ticked));
+        }
+    }
+    let mut reply = reply.clone();
+    reply["content"] = Value::Object(content);
+    Cow::Owned(reply)
 }
