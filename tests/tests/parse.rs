@@ -236,6 +236,13 @@ fn absent_or_null_content_on_accept_is_an_empty_object() {
             }),
             "{reply}"
         );
+        // Held as a value, content before the action is read where it is, to the same result.
+        let value: serde_json::Value = serde_json::from_str(reply).unwrap();
+        assert_eq!(
+            ElicitResult::<AllOptional>::from_value(&value).unwrap(),
+            ElicitResult::<AllOptional>::from_json(reply).unwrap(),
+            "{reply}"
+        );
         let e = errors(reply);
         let missing: Vec<_> = rules_of(&e)
             .into_iter()
