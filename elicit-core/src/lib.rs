@@ -22,6 +22,9 @@ pub mod retry;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 mod runtime;
+#[cfg(feature = "rust-mcp-sdk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rust-mcp-sdk")))]
+pub mod rust_mcp_sdk;
 pub mod schema;
 mod text;
 mod types;

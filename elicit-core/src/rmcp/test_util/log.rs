@@ -19,7 +19,9 @@ pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-pub(super) struct Log {
+/// Public only in name: its module is private, so no user can reach it; the sealed
+/// [`TestServer`](super::TestServer) trait names it.
+pub struct Log {
     script: Script,
     pub(super) asked: Mutex<Vec<AskedForm>>,
     pub(super) progress: Mutex<Vec<ProgressNotificationParam>>,

@@ -1,5 +1,7 @@
 //! A test kit for tools that ask (feature `test-util`): a real rmcp client, connected in the
-//! same process to the server under test, that answers each question from a script.
+//! same process to the server under test, that answers each question from a script. A server
+//! written with another SDK is tested with the same scripts as a child process
+//! ([`ChildServer`]).
 //!
 //! [`ScriptedClient`] negotiates the version it is given the way real clients do: the
 //! `initialize` handshake before 2026-07-28, and on it `server/discover`, with the client's
@@ -99,6 +101,7 @@ mod client;
 mod guard;
 mod log;
 mod outcome;
+mod server;
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -119,9 +122,9 @@ use serde_json::Value;
 
 pub use answer::Answer;
 pub use outcome::{AskedForm, Outcome, TestError};
+pub use server::{ChildServer, TestServer};
 
 use client::Scripted;
-use guard::Guarded;
 use log::{Log, Script, lock};
 
 use crate::version::{ProtocolVersion, UnknownVersion};
@@ -261,7 +264,7 @@ impl ScriptedClient {
     /// A [`TestError`]: the server answered with a JSON-RPC error, a question came after the
     /// script ran out, the server panicked or closed the connection, or it agreed to another
     /// version.
-    pub async fn call_tool<S: ::rmcp::ServerHandler>(
+    pub async fn call_tool<S: TestServer>(
         &self,
         server: S,
         tool: &str,
@@ -280,7 +283,7 @@ impl ScriptedClient {
     /// # Errors
     ///
     /// As [`call_tool`](ScriptedClient::call_tool), and [`TestError::Arguments`] for no server.
-    pub async fn call_tool_across<S: ::rmcp::ServerHandler>(
+    pub async fn call_tool_across<S: TestServer>(
         &self,
         servers: impl IntoIterator<Item = S>,
         tool: &str,
@@ -350,7 +353,7 @@ impl ScriptedClient {
     /// # Errors
     ///
     /// As [`call_tool`](ScriptedClient::call_tool).
-    pub async fn call_tool_once<S: ::rmcp::ServerHandler>(
+    pub async fn call_tool_once<S: TestServer>(
         &self,
         server: S,
         request: CallToolRequestParams,
@@ -375,7 +378,7 @@ impl ScriptedClient {
         arguments: Value,
     ) -> Result<Vec<(ProtocolVersion, Outcome)>, TestError>
     where
-        S: ::rmcp::ServerHandler,
+        S: TestServer,
         F: Fn() -> S,
     {
         let mut outcomes = Vec::with_capacity(ProtocolVersion::ALL.len());
@@ -399,22 +402,9 @@ impl ScriptedClient {
         Ok(outcomes)
     }
 
-    /// Serves `server` and connects to it on the client's version.
-    async fn connect<S: ::rmcp::ServerHandler>(
-        &self,
-        server: S,
-        log: Arc<Log>,
-    ) -> Result<Session, TestError> {
-        let (server_io, client_io) = tokio::io::duplex(1 << 16);
-        let guarded = Guarded {
-            server: Arc::new(server),
-            log: Arc::clone(&log),
-        };
-        let server_task = tokio::spawn(async move {
-            if let Ok(running) = guarded.serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
+    /// Starts `server` and connects to it on the client's version.
+    async fn connect<S: TestServer>(&self, server: S, log: Arc<Log>) -> Result<Session, TestError> {
+        let (client_io, server_task) = server.start(Arc::clone(&log))?;
         let wire = self.wire.clone();
         let handler = Scripted {
             log: Arc::clone(&log),

@@ -1,0 +1,251 @@
+//! The engine's [`Port`] over rust-mcp-sdk, and building an [`Ask`] from a `tools/call`: the
+//! SDK's own params, or a custom request the SDK could not read as one.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ::rust_mcp_sdk::McpServer;
+use ::rust_mcp_sdk::auth::AuthInfo;
+use ::rust_mcp_sdk::schema::schema_utils::CustomRequest;
+use ::rust_mcp_sdk::schema::{
+    CallToolRequestParams, ClientCapabilities, ProgressToken, RequestMetaObject, RpcError,
+};
+use serde_json::{Map, Value};
+
+use crate::ask::{Ask, Call, Port, PortFuture, Request, SendError, StateKey};
+use crate::error::SchemaError;
+use crate::protocol::client::ElicitationCapability;
+
+/// A `tools/call` on rust-mcp-sdk, as the engine sees it.
+struct RustMcpSdk {
+    runtime: Arc<dyn McpServer>,
+    progress_token: Option<ProgressToken>,
+}
+
+impl Port for RustMcpSdk {
+    /// Every form is carried whole: rounds go out as this crate writes them (see
+    /// [`Asked::into_server_result`](crate::ask::Asked::into_server_result)), never through the
+    /// SDK's schema model, which would drop choices, patterns and formats.
+    fn carries(&self, _request: &Request) -> Result<(), SchemaError> {
+        Ok(())
+    }
+
+    fn send<'a>(
+        &'a self,
+        _request: &'a Request,
+        _timeout: Option<Duration>,
+    ) -> PortFuture<'a, Result<Value, SendError>> {
+        // The SDK answers every version before 2026-07-28 with -32022, so no call reaches a
+        // tool on a version that sends live requests.
+        Box::pin(async {
+            Err(SendError::Transport(
+                "rust-mcp-sdk 2 sends no requests during a call: it speaks 2026-07-28 only".into(),
+            ))
+        })
+    }
+
+    fn reports_progress(&self) -> bool {
+        self.progress_token.is_some()
+    }
+
+    fn progress(&self, progress: f64, message: String) -> PortFuture<'_, ()> {
+        Box::pin(async move {
+            let token = self.progress_token.clone();
+            // A lost notification changes nothing.
+            let _ = self
+                .runtime
+                .report_progress(token, progress, None, Some(message))
+                .await;
+        })
+    }
+}
+
+/// The questions of one rust-mcp-sdk `tools/call`, from the params
+/// `handle_call_tool_request_mrtr` receives, sealed with the
+/// [installed](StateKey::installed) key and bound to the caller's principal (see
+/// [`ask_with_key`]).
+pub async fn ask(params: &CallToolRequestParams, runtime: &Arc<dyn McpServer>) -> Ask {
+    ask_with_key(params, runtime, StateKey::installed().clone()).await
+}
+
+/// [`ask`], sealed with `key`.
+///
+/// The sealed state is bound to the caller: by default to the `client_id` and `user_id` of
+/// `runtime.auth_info_cloned()`, or to its `token_unique_id` where the token names neither,
+/// and to nobody in particular without auth. A key with
+/// [`with_principal`](StateKey::with_principal) over `Option<AuthInfo>` names the principal
+/// itself.
+pub async fn ask_with_key(
+    params: &CallToolRequestParams,
+    runtime: &Arc<dyn McpServer>,
+    key: StateKey,
+) -> Ask {
+    let responses = params.input_responses.as_ref().map(|responses| {
+        responses
+            .0
+            .iter()
+            .map(|(key, response)| {
+                let value = serde_json::to_value(response).unwrap_or(Value::Null);
+                (key.clone(), value)
+            })
+            .collect()
+    });
+    let tool = Tool {
+        name: &params.name,
+        arguments: params.arguments.clone(),
+        input_responses: responses,
+        request_state: params.request_state.clone(),
+        meta: &params.meta,
+    };
+    tool.ask(runtime, key).await
+}
+
+/// The `Ask` of a `tools/call` that reached `handle_custom_request`, with the
+/// [installed](StateKey::installed) key: the SDK reads a `tools/call` as a custom request when
+/// its `inputResponses` hold a number it cannot (`2.5`, `3.0`, `1e2`, `-0`, or an integer
+/// beyond `i64`), and would answer it "method not found" before the tool runs. Here its
+/// params are read as JSON, so the answer gets the form's own reading: `3.0` is 3 in an integer
+/// field, and `2.5` a field-level error.
+///
+/// `Ok(None)` for a request that is not a `tools/call`.
+///
+/// # Errors
+///
+/// The SDK's -32022 for a protocol version it does not speak, and -32602 for params that are
+/// not a `tools/call`'s.
+pub async fn ask_custom(
+    request: &CustomRequest,
+    runtime: &Arc<dyn McpServer>,
+) -> Result<Option<(String, Ask)>, RpcError> {
+    ask_custom_with_key(request, runtime, StateKey::installed().clone()).await
+}
+
+/// [`ask_custom`], sealed with `key`.
+///
+/// # Errors
+///
+/// As [`ask_custom`].
+pub async fn ask_custom_with_key(
+    request: &CustomRequest,
+    runtime: &Arc<dyn McpServer>,
+    key: StateKey,
+) -> Result<Option<(String, Ask)>, RpcError> {
+    if request.method != "tools/call" {
+        return Ok(None);
+    }
+    let params = request.params.clone().unwrap_or_default();
+    let field = |name: &str| params.get(name).cloned().unwrap_or(Value::Null);
+    let invalid = |what: &str| RpcError {
+        code: -32602,
+        message: format!("invalid tools/call params: {what}"),
+        data: None,
+    };
+    let name = match field("name") {
+        Value::String(name) => name,
+        _ => return Err(invalid("`name` must be a string")),
+    };
+    let object = |name: &str| match field(name) {
+        Value::Null => Ok(None),
+        Value::Object(map) => Ok(Some(map)),
+        _ => Err(invalid(&format!("`{name}` must be an object"))),
+    };
+    let (arguments, input_responses) = (object("arguments")?, object("inputResponses")?);
+    let request_state = match field("requestState") {
+        Value::Null => None,
+        Value::String(state) => Some(state),
+        _ => return Err(invalid("`requestState` must be a string")),
+    };
+    let meta: RequestMetaObject =
+        serde_json::from_value(field("_meta")).map_err(|e| invalid(&format!("`_meta`: {e}")))?;
+    // The version check the SDK makes on every request it can read.
+    ::rust_mcp_sdk::RequestContext::from_request_meta(&meta)?;
+    let tool = Tool {
+        name: &name,
+        arguments,
+        input_responses,
+        request_state,
+        meta: &meta,
+    };
+    let ask = tool.ask(runtime, key).await;
+    Ok(Some((name, ask)))
+}
+
+/// What the engine reads of a `tools/call`, from either path.
+struct Tool<'a> {
+    name: &'a str,
+    arguments: Option<Map<String, Value>>,
+    input_responses: Option<Map<String, Value>>,
+    request_state: Option<String>,
+    meta: &'a RequestMetaObject,
+}
+
+impl Tool<'_> {
+    async fn ask(self, runtime: &Arc<dyn McpServer>, key: StateKey) -> Ask {
+        let mut call = Call::new(self.name);
+        call.arguments = self.arguments;
+        call.protocol_version = Some(self.meta.protocol_version.clone());
+        call.elicitation = elicitation(&self.meta.client_capabilities);
+        call.input_responses = self.input_responses;
+        call.request_state = self.request_state;
+        let auth = runtime.auth_info_cloned().await;
+        let principal = if key.names_principals() {
+            key.principal_of(&auth)
+        } else {
+            Ok(auth.as_ref().map(principal))
+        };
+        call.principal = principal.clone().unwrap_or_default();
+        let port = RustMcpSdk {
+            runtime: Arc::clone(runtime),
+            progress_token: self.meta.progress_token.clone(),
+        };
+        let ask = Ask::with_port(call, port, key);
+        match principal {
+            Ok(_) => ask,
+            Err(e) => ask.refusing(e),
+        }
+    }
+}
+
+/// The capability declared in the request's `_meta`.
+fn elicitation(capabilities: &ClientCapabilities) -> Option<ElicitationCapability> {
+    let declared = capabilities.elicitation.as_ref()?;
+    Some(ElicitationCapability::declared(
+        declared.form.is_some(),
+        declared.url.is_some(),
+    ))
+}
+
+/// Who a token speaks for: its client and user, or the token itself where it names neither.
+fn principal(auth: &AuthInfo) -> String {
+    match (&auth.client_id, &auth.user_id) {
+        (None, None) => format!("token:{}", auth.token_unique_id),
+        (client, user) => serde_json::json!([client, user]).to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auth(client: Option<&str>, user: Option<&str>, token: &str) -> AuthInfo {
+        serde_json::from_value(serde_json::json!({
+            "token_unique_id": token, "client_id": client, "user_id": user
+        }))
+        .unwrap()
+    }
+
+    /// A new token for the same client and user is the same principal; another user, another
+    /// client or a bare token is not.
+    #[test]
+    fn the_principal_is_the_client_and_user_of_the_token() {
+        let ada = principal(&auth(Some("app"), Some("ada"), "t1"));
+        assert_eq!(ada, principal(&auth(Some("app"), Some("ada"), "t2")));
+        assert_ne!(ada, principal(&auth(Some("app"), Some("bob"), "t1")));
+        assert_ne!(ada, principal(&auth(Some("cli"), Some("ada"), "t1")));
+        assert_ne!(ada, principal(&auth(None, Some("ada"), "t1")));
+        assert_ne!(
+            principal(&auth(None, None, "t1")),
+            principal(&auth(None, None, "t2"))
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! How a tool that asks ends on rust-mcp-sdk: [`Asked`] and [`Interrupt`] as the result of
+//! `handle_call_tool_request_mrtr` or of `handle_custom_request`, and the SDK's errors passed
+//! through a body with `?`.
+
+use ::rust_mcp_sdk::schema::{CallToolResult, GenericResult, RpcError, ServerResult};
+use serde_json::Value;
+
+use crate::ask::{Asked, Ending, Interrupt, Outcome};
+use crate::protocol::jsonrpc::RpcError as Rpc;
+
+impl Interrupt {
+    /// The `tools/call` result this interrupt ends the call with: a tool error (`isError`)
+    /// for what the user or the client's answers caused, a JSON-RPC error for a request the
+    /// server refuses or a fault in the tool.
+    ///
+    /// # Errors
+    ///
+    /// The JSON-RPC error.
+    pub fn into_server_result(self) -> Result<ServerResult, RpcError> {
+        match self.ending() {
+            Ending::ToolError { text, structured } => {
+                let mut result = CallToolResult::text_content(vec![text.into()]);
+                result.is_error = Some(true);
+                result.structured_content = structured;
+                Ok(result.into())
+            }
+            Ending::Rpc(error) => Err(RpcError {
+                code: error.code.into(),
+                message: error.message,
+                data: error.data,
+            }),
+        }
+    }
+}
+
+impl<R: Into<CallToolResult>> Asked<R> {
+    /// The result of `handle_call_tool_request_mrtr`.
+    ///
+    /// A round that asks goes out as the SDK's generic result, written by this crate: the
+    /// SDK's own `InputRequiredResult` model would drop a select's choices, a `pattern` and
+    /// the formats it does not know, write integer bounds as floats and sort the fields.
+    ///
+    /// # Errors
+    ///
+    /// A JSON-RPC error, as [`Interrupt::into_server_result`].
+    pub fn into_server_result(self) -> Result<ServerResult, RpcError> {
+        match self.into_outcome() {
+            Outcome::Done(result) => Ok(ServerResult::CallToolResult(result.into())),
+            Outcome::InputRequired(required) => generic(&required).map(ServerResult::Result),
+            Outcome::Stopped(interrupt) => interrupt.into_server_result(),
+        }
+    }
+
+    /// The result of `handle_custom_request`, for a call read by
+    /// [`ask_custom`](super::ask_custom).
+    ///
+    /// # Errors
+    ///
+    /// As [`into_server_result`](Asked::into_server_result).
+    pub fn into_generic_result(self) -> Result<GenericResult, RpcError> {
+        match self.into_server_result()? {
+            ServerResult::Result(result) => Ok(result),
+            other => generic(&other),
+        }
+    }
+}
+
+/// A result as the SDK's generic one: its `resultType`, `_meta` and every other key as written.
+fn generic(result: &impl serde::Serialize) -> Result<GenericResult, RpcError> {
+    let fault = |e: serde_json::Error| RpcError {
+        code: -32603,
+        message: format!("the result does not serialize: {e}"),
+        data: None,
+    };
+    let Value::Object(mut map) = serde_json::to_value(result).map_err(fault)? else {
+        return Err(fault(serde::ser::Error::custom("not an object")));
+    };
+    let result_type = match map.shift_remove("resultType") {
+        Some(Value::String(kind)) => kind,
+        _ => "complete".to_owned(),
+    };
+    let meta = match map.shift_remove("_meta") {
+        Some(meta) => Some(serde_json::from_value(meta).map_err(fault)?),
+        None => None,
+    };
+    Ok(GenericResult {
+        meta,
+        result_type,
+        extra: Some(map),
+    })
+}
+
+/// The SDK's error, passed through a tool's body with `?`, ends the call with it.
+impl From<RpcError> for Interrupt {
+    fn from(error: RpcError) -> Self {
+        Interrupt::Error(Rpc {
+            code: i32::try_from(error.code).unwrap_or(-32603),
+            message: error.message,
+            data: error.data,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::input::{InputRequests, InputRequired};
+    use crate::schema::RequestedSchema;
+    use crate::schema::request::FormRequest;
+
+    /// A round reaches the wire as this crate writes it: every rule, in the form's order.
+    #[test]
+    fn a_round_is_written_as_this_crate_writes_it() {
+        let schema = RequestedSchema::from_json(
+            r#"{"type":"object","properties":{
+                "zone":{"type":"string","enum":["eu","us"]},
+                "code":{"type":"string","pattern":"^[A-Z]{3}$","format":"email"},
+                "nights":{"type":"integer","minimum":1,"maximum":30,"default":3},
+                "size":{"type":"string","oneOf":[{"const":"s","title":"Small"}]}
+            },"required":["zone"]}"#,
+        )
+        .unwrap();
+        let mut requests = InputRequests::new();
+        requests.form("trip", &FormRequest::new("Where?", &schema));
+        let required = InputRequired::new(requests).with_request_state("s");
+        let written = serde_json::to_string(&generic(&required).unwrap()).unwrap();
+        assert_eq!(written, serde_json::to_string(&required).unwrap());
+        assert!(
+            written.contains(r#""minimum":1,"maximum":30,"default":3"#),
+            "{written}"
+        );
+        let order: Vec<_> = ["zone", "code", "nights", "size"]
+            .iter()
+            .map(|name| written.find(&format!(r#""{name}":{{"#)).unwrap())
+            .collect();
+        assert!(order.is_sorted(), "{written}");
+    }
+}

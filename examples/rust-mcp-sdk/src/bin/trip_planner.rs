@@ -1,0 +1,203 @@
+//! The trip planner of `examples/rmcp`, on rust-mcp-sdk 2.x: a stdio MCP server whose tool
+//! asks twice, the second question depending on the first answer. The SDK speaks 2026-07-28
+//! only, so each question is a round of `InputRequiredResult` and retry.
+//!
+//! Run with `cargo run -p elicit-rust-mcp-sdk-examples --bin trip_planner` and connect a
+//! 2026-07-28 MCP client.
+//!
+//! Tool `plan_trip` keeps the contract of the rmcp example: two optional arguments, `trip`
+//! and `extras`, each an object of that form's fields; a `Trip` (`city`, 1 to 40 characters;
+//! `nights`, 1 to 30), then for 7 nights or more an `Extras` (`rental_car`; `budget`, one of
+//! `Low`, `Medium`, `High`); one text content `{"trip": T, "extras": E}`, each answer as its
+//! wire JSON and `extras` `null` when it was not asked. A client that cannot show forms
+//! answers through the arguments. Content that breaks a form's rules is a tool error naming
+//! each offending property.
+//!
+//! The sealing key is `TRIP_PLANNER_KEY` (32 bytes or more) when set, so that processes
+//! started with the same key finish each other's calls; otherwise it is random for each
+//! process. With `TRIP_PLANNER_RETRY` set, content that breaks a form's rules is asked again,
+//! with the violations in the message ([`RetryPolicy::default`]). Nothing but MCP goes to
+//! stdout.
+
+use std::sync::Arc;
+
+use elicit_core::ElicitResult;
+use elicit_core::prelude::*;
+use rust_mcp_sdk::mcp_server::{McpServerOptions, ServerHandler, server_runtime};
+use rust_mcp_sdk::schema::schema_utils::CustomRequest;
+use rust_mcp_sdk::schema::{
+    CallToolRequestParams, CallToolResult, GenericResult, Implementation, ListToolsResult,
+    ListToolsResultCacheScope, PaginatedRequestParams, RpcError, ServerCapabilities,
+    ServerCapabilitiesTools, ServerResult, Tool,
+};
+use rust_mcp_sdk::{
+    McpServer, RequestContext, ServerDetails, StdioTransport, ToMcpServerHandler, TransportOptions,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Where would you like to go?
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+struct Trip {
+    /// The city to visit
+    #[schemars(length(min = 1, max = 40))]
+    city: String,
+    /// How many nights to stay
+    #[schemars(range(min = 1, max = 30))]
+    nights: u8,
+}
+
+/// A week or more: a few extras
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+struct Extras {
+    /// Rent a car for the stay?
+    rental_car: bool,
+    /// How much to spend on the extras
+    budget: Budget,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+enum Budget {
+    Low,
+    Medium,
+    High,
+}
+
+/// The tool's body: the same text as the rmcp example's, but for the SDK's result type.
+async fn plan_trip(ask: Ask) -> Asked<CallToolResult> {
+    let ask = match std::env::var_os("TRIP_PLANNER_RETRY") {
+        Some(_) => ask.with_retry(RetryPolicy::default()),
+        None => ask,
+    };
+    ask.run(async {
+        let trip = ask.form::<Trip>("trip").or_arguments().await?;
+        let extras = match &trip {
+            ElicitResult::Accept(trip) if trip.nights >= 7 => {
+                Some(ask.form::<Extras>("extras").or_arguments().await?)
+            }
+            _ => None,
+        };
+        // Every question is answered: anything with effects belongs here, after them.
+        let plan = serde_json::json!({ "trip": trip, "extras": extras });
+        Ok(CallToolResult::text_content(vec![plan.to_string().into()]))
+    })
+    .await
+}
+
+pub struct TripPlanner;
+
+impl TripPlanner {
+    /// Runs the tool `name` with `ask`.
+    async fn call(&self, name: &str, ask: Ask) -> Asked<CallToolResult> {
+        match name {
+            "plan_trip" => plan_trip(ask).await,
+            other => Asked::stopped(Interrupt::Error(elicit_core::RpcError {
+                code: -32602,
+                message: format!("unknown tool `{other}`"),
+                data: None,
+            })),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl ServerHandler for TripPlanner {
+    async fn handle_list_tools_request(
+        &self,
+        _params: Option<PaginatedRequestParams>,
+        _context: &RequestContext,
+        _runtime: Arc<dyn McpServer>,
+    ) -> Result<ListToolsResult, RpcError> {
+        let input_schema = elicit_core::rust_mcp_sdk::input_schema([
+            ("trip", Trip::requested_schema()),
+            ("extras", Extras::requested_schema()),
+        ]);
+        let tool = serde_json::json!({
+            "name": "plan_trip",
+            "description": "Plan a trip; asks the user where, for how long, and about extras.",
+            "inputSchema": input_schema,
+        });
+        let tool: Tool = serde_json::from_value(tool).map_err(|e| RpcError {
+            code: -32603,
+            message: e.to_string(),
+            data: None,
+        })?;
+        Ok(ListToolsResult {
+            cache_scope: ListToolsResultCacheScope::Private,
+            result_type: "complete".to_owned(),
+            ttl_ms: 0,
+            meta: None,
+            next_cursor: None,
+            tools: vec![tool],
+        })
+    }
+
+    async fn handle_call_tool_request_mrtr(
+        &self,
+        params: CallToolRequestParams,
+        _context: &RequestContext,
+        runtime: Arc<dyn McpServer>,
+    ) -> Result<ServerResult, RpcError> {
+        let ask = elicit_core::rust_mcp_sdk::ask(&params, &runtime).await;
+        self.call(&params.name, ask).await.into_server_result()
+    }
+
+    // The SDK reads a retry whose answers hold a number it cannot (`2.5`, `3.0`) as a custom
+    // request: the adapter reads it as the `tools/call` it is.
+    async fn handle_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: &RequestContext,
+        runtime: Arc<dyn McpServer>,
+    ) -> Result<GenericResult, RpcError> {
+        match elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime).await? {
+            Some((tool, ask)) => self.call(&tool, ask).await.into_generic_result(),
+            None => Err(RpcError::method_not_found()
+                .with_message(format!("no method `{}`", request.method))),
+        }
+    }
+}
+
+/// Installs `TRIP_PLANNER_KEY` as the sealing key, when it is set.
+fn install_key() -> Result<(), String> {
+    let Some(secret) = std::env::var_os("TRIP_PLANNER_KEY") else {
+        return Ok(()); // A random key, made on first use.
+    };
+    let key =
+        StateKey::new(secret.into_encoded_bytes()).map_err(|e| format!("TRIP_PLANNER_KEY: {e}"))?;
+    key.install()
+        .map_err(|_| "a requestState key was installed already".to_owned())
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    if let Err(e) = install_key() {
+        eprintln!("trip_planner: {e}");
+        std::process::exit(2);
+    }
+    let details = ServerDetails {
+        server_info: Implementation {
+            name: "trip-planner".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            title: None,
+            description: None,
+            icons: Vec::new(),
+            website_url: None,
+        },
+        capabilities: ServerCapabilities {
+            tools: Some(ServerCapabilitiesTools { list_changed: None }),
+            ..Default::default()
+        },
+        meta: None,
+        instructions: Some("Plans trips; asks the user for the details.".into()),
+    };
+    let transport = StdioTransport::new(TransportOptions::default())?;
+    let server = server_runtime::create_server(McpServerOptions {
+        server_details: details,
+        transport,
+        handler: TripPlanner.to_mcp_server_handler(),
+        message_observer: None,
+    });
+    server.start().await?;
+    Ok(())
+}
