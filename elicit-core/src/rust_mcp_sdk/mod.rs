@@ -102,6 +102,7 @@ mod port;
 mod response;
 
 pub use port::{ask, ask_custom, ask_custom_with_key, ask_with_key};
+pub use response::{generic_result, input_required};
 
 /// The engine's names, where rust-mcp-sdk users look for them: the same items as in
 /// [`elicit_core::ask`](crate::ask).

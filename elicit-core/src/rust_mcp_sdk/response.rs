@@ -6,6 +6,7 @@ use ::rust_mcp_sdk::schema::{CallToolResult, GenericResult, RpcError, ServerResu
 use serde_json::Value;
 
 use crate::ask::{Asked, Ending, Interrupt, Outcome};
+use crate::protocol::input::InputRequired;
 use crate::protocol::jsonrpc::RpcError as Rpc;
 
 impl Interrupt {
@@ -46,7 +47,7 @@ impl<R: Into<CallToolResult>> Asked<R> {
     pub fn into_server_result(self) -> Result<ServerResult, RpcError> {
         match self.into_outcome() {
             Outcome::Done(result) => Ok(ServerResult::CallToolResult(result.into())),
-            Outcome::InputRequired(required) => generic(&required).map(ServerResult::Result),
+            Outcome::InputRequired(required) => input_required(&required),
             Outcome::Stopped(interrupt) => interrupt.into_server_result(),
         }
     }
@@ -58,10 +59,29 @@ impl<R: Into<CallToolResult>> Asked<R> {
     ///
     /// As [`into_server_result`](Asked::into_server_result).
     pub fn into_generic_result(self) -> Result<GenericResult, RpcError> {
-        match self.into_server_result()? {
-            ServerResult::Result(result) => Ok(result),
-            other => generic(&other),
-        }
+        generic_result(self.into_server_result()?)
+    }
+}
+
+/// An `InputRequiredResult` of this crate's round-trip types (for a prompt or a resource,
+/// which `Ask` does not serve) as a result of the SDK, written as this crate writes it.
+///
+/// # Errors
+///
+/// -32603 for a result with neither requests nor state.
+pub fn input_required(required: &InputRequired) -> Result<ServerResult, RpcError> {
+    generic(required).map(ServerResult::Result)
+}
+
+/// A result as the SDK's generic one, for `handle_custom_request`.
+///
+/// # Errors
+///
+/// -32603 for a result that does not serialize as an object.
+pub fn generic_result(result: ServerResult) -> Result<GenericResult, RpcError> {
+    match result {
+        ServerResult::Result(result) => Ok(result),
+        other => generic(&other),
     }
 }
 
@@ -104,7 +124,7 @@ impl From<RpcError> for Interrupt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::input::{InputRequests, InputRequired};
+    use crate::protocol::input::InputRequests;
     use crate::schema::RequestedSchema;
     use crate::schema::request::FormRequest;
 

@@ -17,46 +17,19 @@
 //! - the prompt `test_input_required_result_prompt`: `prompts/get` with one form, through the
 //!   crate's SDK-free round-trip types (`Ask` serves tools).
 
+#[path = "support/conformance_forms.rs"]
+mod forms;
 #[path = "support/http.rs"]
 mod http;
 
 use elicit_core::ask::ElicitMode;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, InputRequests, InputResponse, InputResponses};
+use forms::{Ok_, Step1, Step2, UserContext, UserName};
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{tool, tool_handler, tool_router};
 use serde_json::json;
-
-/// What is your name?
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
-struct UserName {
-    name: String,
-}
-
-/// Please confirm
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
-struct Ok_ {
-    ok: bool,
-}
-
-/// Step 1: What is your name?
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
-struct Step1 {
-    name: String,
-}
-
-/// Step 2: What is your favorite color?
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
-struct Step2 {
-    color: String,
-}
-
-/// What context should the prompt use?
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
-struct UserContext {
-    context: String,
-}
 
 fn text(text: impl Into<String>) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text.into())])

@@ -26,12 +26,11 @@ use elicit_core::prelude::*;
 use rust_mcp_sdk::mcp_server::{McpServerOptions, ServerHandler, server_runtime};
 use rust_mcp_sdk::schema::schema_utils::CustomRequest;
 use rust_mcp_sdk::schema::{
-    CallToolRequestParams, CallToolResult, GenericResult, Implementation, ListToolsResult,
-    ListToolsResultCacheScope, PaginatedRequestParams, RpcError, ServerCapabilities,
-    ServerCapabilitiesTools, ServerResult, Tool,
+    CallToolRequestParams, CallToolResult, GenericResult, ListToolsResult, PaginatedRequestParams,
+    RpcError, ServerCapabilities, ServerResult,
 };
 use rust_mcp_sdk::{
-    McpServer, RequestContext, ServerDetails, StdioTransport, ToMcpServerHandler, TransportOptions,
+    McpServer, RequestContext, StdioTransport, ToMcpServerHandler, TransportOptions,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -112,24 +111,11 @@ impl ServerHandler for TripPlanner {
             ("trip", Trip::requested_schema()),
             ("extras", Extras::requested_schema()),
         ]);
-        let tool = serde_json::json!({
-            "name": "plan_trip",
-            "description": "Plan a trip; asks the user where, for how long, and about extras.",
-            "inputSchema": input_schema,
-        });
-        let tool: Tool = serde_json::from_value(tool).map_err(|e| RpcError {
-            code: -32603,
-            message: e.to_string(),
-            data: None,
-        })?;
-        Ok(ListToolsResult {
-            cache_scope: ListToolsResultCacheScope::Private,
-            result_type: "complete".to_owned(),
-            ttl_ms: 0,
-            meta: None,
-            next_cursor: None,
-            tools: vec![tool],
-        })
+        elicit_rust_mcp_sdk_examples::tools([(
+            "plan_trip",
+            "Plan a trip; asks the user where, for how long, and about extras.",
+            serde_json::Value::Object(input_schema),
+        )])
     }
 
     async fn handle_call_tool_request_mrtr(
@@ -175,22 +161,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("trip_planner: {e}");
         std::process::exit(2);
     }
-    let details = ServerDetails {
-        server_info: Implementation {
-            name: "trip-planner".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            title: None,
-            description: None,
-            icons: Vec::new(),
-            website_url: None,
-        },
-        capabilities: ServerCapabilities {
-            tools: Some(ServerCapabilitiesTools { list_changed: None }),
-            ..Default::default()
-        },
-        meta: None,
-        instructions: Some("Plans trips; asks the user for the details.".into()),
-    };
+    let details = elicit_rust_mcp_sdk_examples::details(
+        "trip-planner",
+        ServerCapabilities::default(),
+        Some("Plans trips; asks the user for the details."),
+    );
     let transport = StdioTransport::new(TransportOptions::default())?;
     let server = server_runtime::create_server(McpServerOptions {
         server_details: details,
