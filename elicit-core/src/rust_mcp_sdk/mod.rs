@@ -3,8 +3,9 @@
 //! The adapter of the [ask engine](crate::ask) for rust-mcp-sdk. The SDK speaks 2026-07-28
 //! only, so each question is a round of `InputRequiredResult` and retry, with the answers so
 //! far sealed in `requestState` ([`StateKey`]). A tool body is the text it is over rmcp
-//! ([`crate::rmcp`]) apart from the line that obtains the [`Ask`] and the SDK's own result
-//! type:
+//! ([`crate::rmcp`]) apart from the line that obtains the [`Ask`]. A body that answers with a
+//! `String` (one text block on both SDKs, see [`IntoCallToolResult`]) is the same text; one
+//! that builds the SDK's `CallToolResult` differs in that line:
 //!
 //! ```
 //! use std::sync::Arc;
@@ -102,7 +103,7 @@ mod port;
 mod response;
 
 pub use port::{ask, ask_custom, ask_custom_with_key, ask_with_key};
-pub use response::{generic_result, input_required};
+pub use response::{IntoCallToolResult, generic_result, input_required};
 
 /// The engine's names, where rust-mcp-sdk users look for them: the same items as in
 /// [`elicit_core::ask`](crate::ask).

@@ -91,11 +91,11 @@ pub async fn ask_with_key(
             .collect()
     });
     let tool = Tool {
-        name: &params.name,
+        name: params.name.clone(),
         arguments: params.arguments.clone(),
         input_responses: responses,
         request_state: params.request_state.clone(),
-        meta: &params.meta,
+        meta: params.meta.clone(),
     };
     tool.ask(runtime, key).await
 }
@@ -130,6 +130,16 @@ pub async fn ask_custom_with_key(
     runtime: &Arc<dyn McpServer>,
     key: StateKey,
 ) -> Result<Option<(String, Ask)>, RpcError> {
+    let Some(tool) = read_custom(request)? else {
+        return Ok(None);
+    };
+    let name = tool.name.clone();
+    Ok(Some((name, tool.ask(runtime, key).await)))
+}
+
+/// The `tools/call` in a custom request, read from its JSON params as the SDK would read them,
+/// numbers as they were written; `None` for another method.
+fn read_custom(request: &CustomRequest) -> Result<Option<Tool>, RpcError> {
     if request.method != "tools/call" {
         return Ok(None);
     }
@@ -159,27 +169,25 @@ pub async fn ask_custom_with_key(
         serde_json::from_value(field("_meta")).map_err(|e| invalid(&format!("`_meta`: {e}")))?;
     // The version check the SDK makes on every request it can read.
     ::rust_mcp_sdk::RequestContext::from_request_meta(&meta)?;
-    let tool = Tool {
-        name: &name,
+    Ok(Some(Tool {
+        name,
         arguments,
         input_responses,
         request_state,
-        meta: &meta,
-    };
-    let ask = tool.ask(runtime, key).await;
-    Ok(Some((name, ask)))
+        meta,
+    }))
 }
 
 /// What the engine reads of a `tools/call`, from either path.
-struct Tool<'a> {
-    name: &'a str,
+struct Tool {
+    name: String,
     arguments: Option<Map<String, Value>>,
     input_responses: Option<Map<String, Value>>,
     request_state: Option<String>,
-    meta: &'a RequestMetaObject,
+    meta: RequestMetaObject,
 }
 
-impl Tool<'_> {
+impl Tool {
     async fn ask(self, runtime: &Arc<dyn McpServer>, key: StateKey) -> Ask {
         let mut call = Call::new(self.name);
         call.arguments = self.arguments;
@@ -226,6 +234,66 @@ fn principal(auth: &AuthInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    fn custom(method: &str, params: Value) -> CustomRequest {
+        serde_json::from_value(json!({"method": method, "params": params})).unwrap()
+    }
+
+    fn meta(version: &str) -> Value {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+        })
+    }
+
+    /// A retry the SDK could not read keeps its numbers as written, for the form to read.
+    #[test]
+    fn a_custom_tools_call_keeps_its_numbers_as_written() {
+        let answer = json!({"action": "accept", "content": {"a": 2.5, "b": 3.0, "c": -0.0}});
+        let request = custom(
+            "tools/call",
+            json!({
+                "name": "plan_trip",
+                "arguments": {"trip": null},
+                "inputResponses": {"trip": answer},
+                "requestState": "s",
+                "_meta": meta("2026-07-28"),
+            }),
+        );
+        let tool = read_custom(&request).unwrap().unwrap();
+        assert_eq!(tool.name, "plan_trip");
+        assert_eq!(tool.request_state.as_deref(), Some("s"));
+        let content = &tool.input_responses.unwrap()["trip"]["content"];
+        assert_eq!(content.to_string(), r#"{"a":2.5,"b":3.0,"c":-0.0}"#);
+    }
+
+    /// Another method is left to the server; a version the SDK does not speak gets its -32022,
+    /// and params that are no `tools/call`'s a -32602.
+    #[test]
+    fn a_custom_request_is_read_only_as_a_tools_call_the_sdk_would_take() {
+        let ok = || json!({"name": "t", "_meta": meta("2026-07-28")});
+        assert!(read_custom(&custom("tools/list", ok())).unwrap().is_none());
+        assert!(read_custom(&custom("tools/call", ok())).unwrap().is_some());
+        let old = json!({"name": "t", "_meta": meta("2025-11-25")});
+        let refused = |params| {
+            read_custom(&custom("tools/call", params))
+                .err()
+                .unwrap()
+                .code
+        };
+        assert_eq!(refused(old), -32022);
+        assert_eq!(refused(json!({"_meta": meta("2026-07-28")})), -32602);
+        assert_eq!(refused(json!({"name": "t"})), -32602);
+        assert_eq!(
+            refused(json!({"name": "t", "arguments": [1], "_meta": meta("2026-07-28")})),
+            -32602
+        );
+        assert_eq!(
+            refused(json!({"name": "t", "requestState": 7, "_meta": meta("2026-07-28")})),
+            -32602
+        );
+    }
 
     fn auth(client: Option<&str>, user: Option<&str>, token: &str) -> AuthInfo {
         serde_json::from_value(serde_json::json!({

@@ -34,7 +34,27 @@ impl Interrupt {
     }
 }
 
-impl<R: Into<CallToolResult>> Asked<R> {
+/// What a tool body returns on rust-mcp-sdk: the SDK's `CallToolResult`, or a `String`, sent as
+/// one text block as rmcp sends one. A body that answers with text is then the same text on
+/// both SDKs.
+pub trait IntoCallToolResult {
+    /// The `tools/call` result.
+    fn into_call_tool_result(self) -> CallToolResult;
+}
+
+impl IntoCallToolResult for CallToolResult {
+    fn into_call_tool_result(self) -> CallToolResult {
+        self
+    }
+}
+
+impl IntoCallToolResult for String {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::text_content(vec![self.into()])
+    }
+}
+
+impl<R: IntoCallToolResult> Asked<R> {
     /// The result of `handle_call_tool_request_mrtr`.
     ///
     /// A round that asks goes out as the SDK's generic result, written by this crate: the
@@ -46,7 +66,9 @@ impl<R: Into<CallToolResult>> Asked<R> {
     /// A JSON-RPC error, as [`Interrupt::into_server_result`].
     pub fn into_server_result(self) -> Result<ServerResult, RpcError> {
         match self.into_outcome() {
-            Outcome::Done(result) => Ok(ServerResult::CallToolResult(result.into())),
+            Outcome::Done(result) => {
+                Ok(ServerResult::CallToolResult(result.into_call_tool_result()))
+            }
             Outcome::InputRequired(required) => input_required(&required),
             Outcome::Stopped(interrupt) => interrupt.into_server_result(),
         }

@@ -17,23 +17,19 @@
 //! - the prompt `test_input_required_result_prompt`: `prompts/get` with one form, through the
 //!   crate's SDK-free round-trip types (`Ask` serves tools).
 
-#[path = "support/conformance_forms.rs"]
-mod forms;
+#[path = "../../shared/conformance.rs"]
+mod conformance;
 #[path = "support/http.rs"]
 mod http;
 
+use conformance::UserContext;
 use elicit_core::ask::ElicitMode;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, InputRequests, InputResponse, InputResponses};
-use forms::{Ok_, Step1, Step2, UserContext, UserName};
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{tool, tool_handler, tool_router};
 use serde_json::json;
-
-fn text(text: impl Into<String>) -> CallToolResult {
-    CallToolResult::success(vec![ContentBlock::text(text.into())])
-}
 
 #[derive(Clone)]
 struct Conformance;
@@ -41,52 +37,23 @@ struct Conformance;
 #[tool_router]
 impl Conformance {
     #[tool(description = "Asks for the user's name in one round.")]
-    async fn test_input_required_result_elicitation(&self, ask: Ask) -> Asked<CallToolResult> {
-        ask.run(async {
-            Ok(match ask.form::<UserName>("user_name").await? {
-                ElicitResult::Accept(user) => text(format!("Hello, {}!", user.name)),
-                _ => text("No name given."),
-            })
-        })
-        .await
+    async fn test_input_required_result_elicitation(&self, ask: Ask) -> Asked<String> {
+        conformance::greet(ask).await
     }
 
     #[tool(description = "Asks for a confirmation; the answer returns with the sealed state.")]
-    async fn test_input_required_result_request_state(&self, ask: Ask) -> Asked<CallToolResult> {
-        ask.run(async {
-            // The body runs only once the state the client echoed has opened.
-            let ok = match ask.form::<Ok_>("confirm").await? {
-                ElicitResult::Accept(answer) => answer.ok,
-                _ => false,
-            };
-            Ok(text(format!("state-ok: confirmed {ok}")))
-        })
-        .await
+    async fn test_input_required_result_request_state(&self, ask: Ask) -> Asked<String> {
+        conformance::confirm(ask).await
     }
 
     #[tool(description = "Asks two questions, one round each.")]
-    async fn test_input_required_result_multi_round(&self, ask: Ask) -> Asked<CallToolResult> {
-        ask.run(async {
-            let ElicitResult::Accept(step1) = ask.form::<Step1>("step1").await? else {
-                return Ok(text("No name given."));
-            };
-            let ElicitResult::Accept(step2) = ask.form::<Step2>("step2").await? else {
-                return Ok(text("No color given."));
-            };
-            Ok(text(format!("{} likes {}.", step1.name, step2.color)))
-        })
-        .await
+    async fn test_input_required_result_multi_round(&self, ask: Ask) -> Asked<String> {
+        conformance::two_steps(ask).await
     }
 
     #[tool(description = "Asks for the user's name; an altered state is refused.")]
-    async fn test_input_required_result_tampered_state(&self, ask: Ask) -> Asked<CallToolResult> {
-        ask.run(async {
-            Ok(match ask.form::<UserName>("user_name").await? {
-                ElicitResult::Accept(user) => text(format!("Hello, {}!", user.name)),
-                _ => text("No name given."),
-            })
-        })
-        .await
+    async fn test_input_required_result_tampered_state(&self, ask: Ask) -> Asked<String> {
+        conformance::greet(ask).await
     }
 
     #[tool(description = "Asks only for what the client declared it can do.")]
@@ -95,15 +62,7 @@ impl Conformance {
         ask: Ask,
     ) -> Result<CallToolResponse, ErrorData> {
         if ask.supports(ElicitMode::Form) {
-            return ask
-                .run(async {
-                    Ok(match ask.form::<UserName>("user_name").await? {
-                        ElicitResult::Accept(user) => text(format!("Hello, {}!", user.name)),
-                        _ => text("No name given."),
-                    })
-                })
-                .await
-                .into_response();
+            return conformance::greet(ask).await.into_response();
         }
         // No forms: a greeting written by the client's model instead, which this crate does
         // not ask for, so the tool writes rmcp's request itself.

@@ -33,39 +33,12 @@
 //!
 //! Nothing but MCP goes to stdout; diagnostics go to stderr.
 
-use elicit_core::ElicitResult;
+#[path = "../../shared/trip.rs"]
+mod trip;
+
 use elicit_core::prelude::*;
-use rmcp::model::*;
 use rmcp::{ServiceExt, tool, tool_handler, tool_router};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-/// Where would you like to go?
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
-struct Trip {
-    /// The city to visit
-    #[schemars(length(min = 1, max = 40))]
-    city: String,
-    /// How many nights to stay
-    #[schemars(range(min = 1, max = 30))]
-    nights: u8,
-}
-
-/// A week or more: a few extras
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
-struct Extras {
-    /// Rent a car for the stay?
-    rental_car: bool,
-    /// How much to spend on the extras
-    budget: Budget,
-}
-
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
-enum Budget {
-    Low,
-    Medium,
-    High,
-}
+use trip::{Extras, Trip};
 
 #[derive(Clone)]
 pub struct TripPlanner;
@@ -80,26 +53,12 @@ impl TripPlanner {
             ("extras", Extras::requested_schema()),
         ])
     )]
-    async fn plan_trip(&self, ask: Ask) -> Asked<CallToolResult> {
+    async fn plan_trip(&self, ask: Ask) -> Asked<String> {
         let ask = match keep_alive() {
             Some(interval) => ask.with_keep_alive(interval),
             None => ask,
         };
-        ask.run(async {
-            let trip = ask.form::<Trip>("trip").or_arguments().await?;
-            let extras = match &trip {
-                ElicitResult::Accept(trip) if trip.nights >= 7 => {
-                    Some(ask.form::<Extras>("extras").or_arguments().await?)
-                }
-                _ => None,
-            };
-            // Every question is answered: anything with effects belongs here, after them.
-            let plan = serde_json::json!({ "trip": trip, "extras": extras });
-            Ok(CallToolResult::success(vec![ContentBlock::text(
-                plan.to_string(),
-            )]))
-        })
-        .await
+        trip::plan_trip(ask).await
     }
 }
 

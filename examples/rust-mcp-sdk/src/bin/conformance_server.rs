@@ -13,14 +13,14 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
-#[path = "../../../rmcp/examples/support/conformance_forms.rs"]
-mod forms;
+#[path = "../../../shared/conformance.rs"]
+mod conformance;
 
+use conformance::{UserContext, confirm, greet, two_steps};
 use elicit_core::ask::ElicitMode;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, InputRequests, InputResponse, InputResponses};
 use elicit_rust_mcp_sdk_examples::fault;
-use forms::{Ok_, Step1, Step2, UserContext, UserName};
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper_util::rt::TokioIo;
@@ -29,7 +29,7 @@ use rust_mcp_sdk::mcp_http::{GenericBody, McpAppState, McpHttpHandler};
 use rust_mcp_sdk::mcp_server::ServerHandler;
 use rust_mcp_sdk::schema::schema_utils::CustomRequest;
 use rust_mcp_sdk::schema::{
-    CallToolRequestParams, CallToolResult, GenericResult, GetPromptRequestParams, GetPromptResult,
+    CallToolRequestParams, GenericResult, GetPromptRequestParams, GetPromptResult,
     ListPromptsResult, ListPromptsResultCacheScope, ListToolsResult, PaginatedRequestParams,
     Prompt, RpcError, ServerCapabilities, ServerCapabilitiesPrompts, ServerResult,
 };
@@ -59,45 +59,6 @@ const TOOLS: [(&str, &str); 5] = [
     ),
 ];
 const PROMPT: &str = "test_input_required_result_prompt";
-
-fn text(text: impl Into<String>) -> CallToolResult {
-    CallToolResult::text_content(vec![text.into().into()])
-}
-
-async fn greet(ask: Ask) -> Asked<CallToolResult> {
-    ask.run(async {
-        Ok(match ask.form::<UserName>("user_name").await? {
-            ElicitResult::Accept(user) => text(format!("Hello, {}!", user.name)),
-            _ => text("No name given."),
-        })
-    })
-    .await
-}
-
-async fn confirm(ask: Ask) -> Asked<CallToolResult> {
-    ask.run(async {
-        // The body runs only once the state the client echoed has opened.
-        let ok = match ask.form::<Ok_>("confirm").await? {
-            ElicitResult::Accept(answer) => answer.ok,
-            _ => false,
-        };
-        Ok(text(format!("state-ok: confirmed {ok}")))
-    })
-    .await
-}
-
-async fn two_steps(ask: Ask) -> Asked<CallToolResult> {
-    ask.run(async {
-        let ElicitResult::Accept(step1) = ask.form::<Step1>("step1").await? else {
-            return Ok(text("No name given."));
-        };
-        let ElicitResult::Accept(step2) = ask.form::<Step2>("step2").await? else {
-            return Ok(text("No color given."));
-        };
-        Ok(text(format!("{} likes {}.", step1.name, step2.color)))
-    })
-    .await
-}
 
 /// A form where the client can show one; else a greeting written by the client's model, which
 /// this crate does not ask for, so the tool writes the request itself.

@@ -21,73 +21,35 @@
 
 use std::sync::Arc;
 
-use elicit_core::ElicitResult;
+#[path = "../../../shared/trip.rs"]
+mod trip;
+
 use elicit_core::prelude::*;
 use rust_mcp_sdk::mcp_server::{McpServerOptions, ServerHandler, server_runtime};
 use rust_mcp_sdk::schema::schema_utils::CustomRequest;
 use rust_mcp_sdk::schema::{
-    CallToolRequestParams, CallToolResult, GenericResult, ListToolsResult, PaginatedRequestParams,
-    RpcError, ServerCapabilities, ServerResult,
+    CallToolRequestParams, GenericResult, ListToolsResult, PaginatedRequestParams, RpcError,
+    ServerCapabilities, ServerResult,
 };
 use rust_mcp_sdk::{
     McpServer, RequestContext, StdioTransport, ToMcpServerHandler, TransportOptions,
 };
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use trip::{Extras, Trip};
 
-/// Where would you like to go?
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
-struct Trip {
-    /// The city to visit
-    #[schemars(length(min = 1, max = 40))]
-    city: String,
-    /// How many nights to stay
-    #[schemars(range(min = 1, max = 30))]
-    nights: u8,
-}
-
-/// A week or more: a few extras
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
-struct Extras {
-    /// Rent a car for the stay?
-    rental_car: bool,
-    /// How much to spend on the extras
-    budget: Budget,
-}
-
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
-enum Budget {
-    Low,
-    Medium,
-    High,
-}
-
-/// The tool's body: the same text as the rmcp example's, but for the SDK's result type.
-async fn plan_trip(ask: Ask) -> Asked<CallToolResult> {
+/// The shared body, re-asking invalid content when `TRIP_PLANNER_RETRY` is set.
+async fn plan_trip(ask: Ask) -> Asked<String> {
     let ask = match std::env::var_os("TRIP_PLANNER_RETRY") {
         Some(_) => ask.with_retry(RetryPolicy::default()),
         None => ask,
     };
-    ask.run(async {
-        let trip = ask.form::<Trip>("trip").or_arguments().await?;
-        let extras = match &trip {
-            ElicitResult::Accept(trip) if trip.nights >= 7 => {
-                Some(ask.form::<Extras>("extras").or_arguments().await?)
-            }
-            _ => None,
-        };
-        // Every question is answered: anything with effects belongs here, after them.
-        let plan = serde_json::json!({ "trip": trip, "extras": extras });
-        Ok(CallToolResult::text_content(vec![plan.to_string().into()]))
-    })
-    .await
+    trip::plan_trip(ask).await
 }
 
 pub struct TripPlanner;
 
 impl TripPlanner {
     /// Runs the tool `name` with `ask`.
-    async fn call(&self, name: &str, ask: Ask) -> Asked<CallToolResult> {
+    async fn call(&self, name: &str, ask: Ask) -> Asked<String> {
         match name {
             "plan_trip" => plan_trip(ask).await,
             other => Asked::stopped(Interrupt::Error(elicit_core::RpcError {

@@ -1,0 +1,74 @@
+//! The forms and tool bodies of the conformance suite's 2026-07-28 elicitation scenarios, with
+//! the messages and answers the suite expects: shared by the conformance servers of both SDKs,
+//! whose bodies are one text.
+
+use elicit_core::ElicitResult;
+use elicit_core::prelude::*;
+
+/// What is your name?
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+pub struct UserName {
+    pub name: String,
+}
+
+/// Please confirm
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+pub struct Ok_ {
+    pub ok: bool,
+}
+
+/// Step 1: What is your name?
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+pub struct Step1 {
+    pub name: String,
+}
+
+/// Step 2: What is your favorite color?
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+pub struct Step2 {
+    pub color: String,
+}
+
+/// What context should the prompt use?
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+pub struct UserContext {
+    pub context: String,
+}
+
+/// Asks for the user's name in one round.
+pub async fn greet(ask: Ask) -> Asked<String> {
+    ask.run(async {
+        Ok(match ask.form::<UserName>("user_name").await? {
+            ElicitResult::Accept(user) => format!("Hello, {}!", user.name),
+            _ => "No name given.".to_owned(),
+        })
+    })
+    .await
+}
+
+/// Asks for a confirmation; the answer returns with the sealed state.
+pub async fn confirm(ask: Ask) -> Asked<String> {
+    ask.run(async {
+        // The body runs only once the state the client echoed has opened.
+        let ok = match ask.form::<Ok_>("confirm").await? {
+            ElicitResult::Accept(answer) => answer.ok,
+            _ => false,
+        };
+        Ok(format!("state-ok: confirmed {ok}"))
+    })
+    .await
+}
+
+/// Asks two questions, one round each.
+pub async fn two_steps(ask: Ask) -> Asked<String> {
+    ask.run(async {
+        let ElicitResult::Accept(step1) = ask.form::<Step1>("step1").await? else {
+            return Ok("No name given.".to_owned());
+        };
+        let ElicitResult::Accept(step2) = ask.form::<Step2>("step2").await? else {
+            return Ok("No color given.".to_owned());
+        };
+        Ok(format!("{} likes {}.", step1.name, step2.color))
+    })
+    .await
+}
