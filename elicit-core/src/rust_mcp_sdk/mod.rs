@@ -61,7 +61,7 @@
 //!         _context: &rust_mcp_sdk::RequestContext,
 //!         runtime: Arc<dyn McpServer>,
 //!     ) -> Result<GenericResult, RpcError> {
-//!         match elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime).await? {
+//!         match elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime, self).await? {
 //!             Some((_tool, ask)) => plan_trip(ask).await.into_generic_result(),
 //!             None => Err(RpcError::method_not_found()),
 //!         }
@@ -79,7 +79,8 @@
 //!   it cannot (`2.5`, `3.0`, `1e2`, `-0`) as a custom request, and would answer "method not
 //!   found". Route `handle_custom_request` through [`ask_custom`], as above: the call then
 //!   reaches the same body, `3.0` reads as 3 in an integer field, and `2.5` is the form's own
-//!   field-level error or re-ask.
+//!   field-level error or re-ask. The SDK's checks of a `tools/call` hold there too: the
+//!   version, and the capabilities the server (`self`) requires for `tools/call` and the tool.
 //! - **Rounds are written by this crate.** [`Asked::into_server_result`] sends a round as the
 //!   SDK's generic result, so nothing of a form is lost: the SDK's schema model would drop a
 //!   select's choices (through serde), a `pattern` and the formats it does not know, write

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use ::rust_mcp_sdk::McpServer;
 use ::rust_mcp_sdk::auth::AuthInfo;
+use ::rust_mcp_sdk::mcp_server::ServerHandler;
 use ::rust_mcp_sdk::schema::schema_utils::CustomRequest;
 use ::rust_mcp_sdk::schema::{
     CallToolRequestParams, ClientCapabilities, ProgressToken, RequestMetaObject, RpcError,
@@ -107,17 +108,24 @@ pub async fn ask_with_key(
 /// params are read as JSON, so the answer gets the form's own reading: `3.0` is 3 in an integer
 /// field, and `2.5` a field-level error.
 ///
+/// The SDK's own checks of a `tools/call` are made here as it makes them for one it can read:
+/// the protocol version, and the capabilities `handler` (the server's, usually `self`)
+/// requires for the method `tools/call` and for the named tool, so that a gate the server
+/// declares holds on this path too.
+///
 /// `Ok(None)` for a request that is not a `tools/call`.
 ///
 /// # Errors
 ///
-/// The SDK's -32022 for a protocol version it does not speak, and -32602 for params that are
-/// not a `tools/call`'s.
+/// The SDK's -32022 for a protocol version it does not speak and -32021 for a capability
+/// `handler` requires that the client did not declare, and -32602 for params that are not a
+/// `tools/call`'s.
 pub async fn ask_custom(
     request: &CustomRequest,
     runtime: &Arc<dyn McpServer>,
+    handler: &dyn ServerHandler,
 ) -> Result<Option<(String, Ask)>, RpcError> {
-    ask_custom_with_key(request, runtime, StateKey::installed().clone()).await
+    ask_custom_with_key(request, runtime, handler, StateKey::installed().clone()).await
 }
 
 /// [`ask_custom`], sealed with `key`.
@@ -128,18 +136,25 @@ pub async fn ask_custom(
 pub async fn ask_custom_with_key(
     request: &CustomRequest,
     runtime: &Arc<dyn McpServer>,
+    handler: &dyn ServerHandler,
     key: StateKey,
 ) -> Result<Option<(String, Ask)>, RpcError> {
-    let Some(tool) = read_custom(request)? else {
+    let Some(tool) = read_custom(request, handler)? else {
         return Ok(None);
     };
+    #[allow(deprecated)] // The SDK sets it from every request it reads.
+    runtime.set_active_log_level(tool.meta.log_level.clone());
     let name = tool.name.clone();
     Ok(Some((name, tool.ask(runtime, key).await)))
 }
 
 /// The `tools/call` in a custom request, read from its JSON params as the SDK would read them,
-/// numbers as they were written; `None` for another method.
-fn read_custom(request: &CustomRequest) -> Result<Option<Tool>, RpcError> {
+/// numbers as they were written, and checked as the SDK checks one it reads; `None` for
+/// another method.
+fn read_custom(
+    request: &CustomRequest,
+    handler: &dyn ServerHandler,
+) -> Result<Option<Tool>, RpcError> {
     if request.method != "tools/call" {
         return Ok(None);
     }
@@ -167,8 +182,11 @@ fn read_custom(request: &CustomRequest) -> Result<Option<Tool>, RpcError> {
     };
     let meta: RequestMetaObject =
         serde_json::from_value(field("_meta")).map_err(|e| invalid(&format!("`_meta`: {e}")))?;
-    // The version check the SDK makes on every request it can read.
-    ::rust_mcp_sdk::RequestContext::from_request_meta(&meta)?;
+    // The checks the SDK makes on every `tools/call` it can read, in its order.
+    let context = ::rust_mcp_sdk::RequestContext::from_request_meta(&meta)?;
+    let method = "tools/call";
+    context.ensure_capabilities(method, &handler.required_capabilities_for_method(method))?;
+    context.ensure_capabilities(method, &handler.required_capabilities_for_tool_call(&name))?;
     Ok(Some(Tool {
         name,
         arguments,
@@ -234,10 +252,33 @@ fn principal(auth: &AuthInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ::rust_mcp_sdk::RequiredClientCapability;
     use serde_json::json;
 
     fn custom(method: &str, params: Value) -> CustomRequest {
         serde_json::from_value(json!({"method": method, "params": params})).unwrap()
+    }
+
+    /// A server that declares no gates.
+    struct Open;
+    impl ServerHandler for Open {}
+
+    /// A server whose tool `gated` needs sampling, and whose every call needs `needs` from
+    /// the client.
+    struct Gated(RequiredClientCapability);
+    impl ServerHandler for Gated {
+        fn required_capabilities_for_method(&self, method: &str) -> Vec<RequiredClientCapability> {
+            match method {
+                "tools/call" => vec![self.0.clone()],
+                _ => Vec::new(),
+            }
+        }
+        fn required_capabilities_for_tool_call(&self, tool: &str) -> Vec<RequiredClientCapability> {
+            match tool {
+                "gated" => vec![RequiredClientCapability::Sampling],
+                _ => Vec::new(),
+            }
+        }
     }
 
     fn meta(version: &str) -> Value {
@@ -261,7 +302,7 @@ mod tests {
                 "_meta": meta("2026-07-28"),
             }),
         );
-        let tool = read_custom(&request).unwrap().unwrap();
+        let tool = read_custom(&request, &Open).unwrap().unwrap();
         assert_eq!(tool.name, "plan_trip");
         assert_eq!(tool.request_state.as_deref(), Some("s"));
         let content = &tool.input_responses.unwrap()["trip"]["content"];
@@ -273,11 +314,19 @@ mod tests {
     #[test]
     fn a_custom_request_is_read_only_as_a_tools_call_the_sdk_would_take() {
         let ok = || json!({"name": "t", "_meta": meta("2026-07-28")});
-        assert!(read_custom(&custom("tools/list", ok())).unwrap().is_none());
-        assert!(read_custom(&custom("tools/call", ok())).unwrap().is_some());
+        assert!(
+            read_custom(&custom("tools/list", ok()), &Open)
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            read_custom(&custom("tools/call", ok()), &Open)
+                .unwrap()
+                .is_some()
+        );
         let old = json!({"name": "t", "_meta": meta("2025-11-25")});
         let refused = |params| {
-            read_custom(&custom("tools/call", params))
+            read_custom(&custom("tools/call", params), &Open)
                 .err()
                 .unwrap()
                 .code
@@ -292,6 +341,33 @@ mod tests {
         assert_eq!(
             refused(json!({"name": "t", "requestState": 7, "_meta": meta("2026-07-28")})),
             -32602
+        );
+    }
+
+    /// The gates a server declares for `tools/call` and for a tool hold on this path as they
+    /// do on the SDK's, with its -32021 naming what is missing.
+    #[test]
+    fn a_custom_tools_call_meets_the_servers_gates() {
+        let call = |tool: &str| {
+            custom(
+                "tools/call",
+                json!({"name": tool, "_meta": meta("2026-07-28")}),
+            )
+        };
+        let read = |tool: &str, gates: Gated| read_custom(&call(tool), &gates).map(|t| t.is_some());
+        let elicitation = || Gated(RequiredClientCapability::Elicitation);
+        assert!(read("plain", elicitation()).unwrap());
+        let refused = read("gated", elicitation()).unwrap_err();
+        assert_eq!(refused.code, -32021);
+        assert_eq!(
+            refused.data,
+            Some(json!({"requiredCapabilities": {"sampling": {}}}))
+        );
+        let refused = read("plain", Gated(RequiredClientCapability::Roots)).unwrap_err();
+        assert_eq!(refused.code, -32021);
+        assert_eq!(
+            refused.data,
+            Some(json!({"requiredCapabilities": {"roots": {}}}))
         );
     }
 

@@ -129,7 +129,8 @@ impl ServerHandler for Conformance {
         _context: &RequestContext,
         runtime: Arc<dyn McpServer>,
     ) -> Result<GenericResult, RpcError> {
-        let Some((tool, ask)) = elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime).await?
+        let Some((tool, ask)) =
+            elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime, self).await?
         else {
             return Err(RpcError::method_not_found());
         };

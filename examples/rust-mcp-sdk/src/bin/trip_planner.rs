@@ -98,7 +98,7 @@ impl ServerHandler for TripPlanner {
         _context: &RequestContext,
         runtime: Arc<dyn McpServer>,
     ) -> Result<GenericResult, RpcError> {
-        match elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime).await? {
+        match elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime, self).await? {
             Some((tool, ask)) => self.call(&tool, ask).await.into_generic_result(),
             None => Err(RpcError::method_not_found()
                 .with_message(format!("no method `{}`", request.method))),
