@@ -33,8 +33,7 @@ async fn book_table_asks_or_takes_the_booking_argument() {
             .await
             .unwrap();
         assert!(outcome.is_error(), "{version}");
-        let content = outcome.result.structured_content.as_ref().unwrap();
-        assert_eq!(content["elicitationUnavailable"]["key"], "booking");
+        assert_eq!(outcome.unavailable().unwrap()["key"], "booking");
         let outcome = bare
             .call_tool(Restaurant, "book_table", json!({"booking": booking}))
             .await

@@ -105,15 +105,7 @@ async fn a_client_without_forms_answers_through_the_arguments() {
         let call = |arguments| client.call_tool(TripPlanner, "plan_trip", arguments);
         let unavailable = |outcome: &elicit_core::rmcp::test_util::Outcome| {
             assert!(outcome.is_error(), "{version}");
-            let content = outcome
-                .result
-                .structured_content
-                .as_ref()
-                .expect("structured");
-            content["elicitationUnavailable"]["key"]
-                .as_str()
-                .unwrap()
-                .to_owned()
+            outcome.unavailable().expect("unavailable")["key"].clone()
         };
 
         assert_eq!(

@@ -189,15 +189,7 @@ async fn a_client_without_forms_answers_through_the_arguments() {
     let client = ScriptedClient::new(VERSION).without_elicitation();
     let unavailable = |outcome: &Outcome| {
         assert!(outcome.is_error(), "{}", outcome.text());
-        let content = outcome
-            .result
-            .structured_content
-            .as_ref()
-            .expect("structured");
-        content["elicitationUnavailable"]["key"]
-            .as_str()
-            .unwrap()
-            .to_owned()
+        outcome.unavailable().expect("unavailable")["key"].clone()
     };
     assert_eq!(unavailable(&call(&client, json!({})).await), "trip");
     assert_eq!(

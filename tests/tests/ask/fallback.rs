@@ -32,8 +32,7 @@ async fn without_forms_and_without_arguments_the_tool_says_what_it_needs() {
         ] {
             assert!(text.contains(needed), "{version}: {needed:?} in {text}");
         }
-        let unavailable =
-            &outcome.result.structured_content.as_ref().unwrap()["elicitationUnavailable"];
+        let unavailable = outcome.unavailable().unwrap();
         assert_eq!(unavailable["key"], "trip");
         assert_eq!(unavailable["message"], TRIP);
         assert_eq!(
@@ -56,6 +55,7 @@ async fn structured_content_only_without_an_output_schema() {
             .unwrap();
         assert!(outcome.is_error());
         assert_eq!(outcome.result.structured_content, None, "{version}");
+        assert_eq!(outcome.unavailable(), None);
         assert!(
             outcome.text().contains("the argument `trip`"),
             "the text says the same"
@@ -71,6 +71,7 @@ async fn the_arguments_answer_each_question_the_client_cannot_show() {
             .call_tool(Server::new(), "plan_args", json!({"trip": short_trip()}))
             .await
             .unwrap();
+        assert_eq!(outcome.unavailable(), None, "no tool error");
         let out = json_of(&outcome);
         assert_eq!(out["trip"], accepted(short_trip()), "{version}");
         assert_eq!(out["extras"], Value::Null);
@@ -85,8 +86,7 @@ async fn the_arguments_answer_each_question_the_client_cannot_show() {
             .await
             .unwrap();
         assert!(outcome.is_error());
-        let unavailable =
-            &outcome.result.structured_content.as_ref().unwrap()["elicitationUnavailable"];
+        let unavailable = outcome.unavailable().unwrap();
         assert_eq!(unavailable["key"], "extras", "{version}");
         assert!(
             outcome
@@ -123,8 +123,7 @@ async fn invalid_arguments_meet_the_forms_own_rules() {
                 .unwrap();
             // What was wrong, and what the tool needs, for the model to call again.
             assert!(outcome.is_error(), "{version}: {trip}");
-            let unavailable =
-                &outcome.result.structured_content.as_ref().unwrap()["elicitationUnavailable"];
+            let unavailable = outcome.unavailable().unwrap();
             assert_eq!(unavailable["key"], "trip", "{version}");
             let text = outcome.text();
             assert!(text.contains("The answer was refused"), "{version}: {text}");

@@ -75,8 +75,7 @@ async fn a_client_that_always_answers_empty_ends_with_what_the_tool_needs() {
             ScriptedClient::new(version).answers(std::iter::repeat_n(accept(json!({})), 5));
         let outcome = client.call_tool(server, "plan", json!({})).await.unwrap();
         assert!(outcome.is_error(), "{version}");
-        let unavailable =
-            &outcome.result.structured_content.as_ref().unwrap()["elicitationUnavailable"];
+        let unavailable = outcome.unavailable().unwrap();
         assert_eq!(unavailable["key"], "trip", "{version}");
         let text = outcome.text();
         assert!(

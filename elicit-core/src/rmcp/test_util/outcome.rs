@@ -96,6 +96,20 @@ impl Outcome {
         self.result.is_error == Some(true)
     }
 
+    /// The `elicitationUnavailable` object of a tool error: the question no person could
+    /// answer, with its `key`, `message` and `requestedSchema` ([`Unavailable`]). `None` when
+    /// the result is no tool error or carries no `structuredContent` (a tool that declares an
+    /// `outputSchema` gets the text alone).
+    ///
+    /// [`Unavailable`]: crate::ask::Unavailable
+    #[must_use]
+    pub fn unavailable(&self) -> Option<&Value> {
+        let content = self.result.structured_content.as_ref()?;
+        self.is_error()
+            .then(|| content.get("elicitationUnavailable"))
+            .flatten()
+    }
+
     /// The messages of the questions asked, in order.
     #[must_use]
     pub fn messages(&self) -> Vec<&str> {
