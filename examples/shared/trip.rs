@@ -1,6 +1,6 @@
-//! The trip planner's forms and its tool body, shared by the rmcp and the rust-mcp-sdk
-//! examples: the body is one text on both SDKs, and each example only obtains the `Ask` and
-//! serves the tool.
+//! The trip planner's forms, its tool body and its sealing key, shared by the rmcp and the
+//! rust-mcp-sdk examples: the body is one text on both SDKs, and each example only obtains the
+//! `Ask` and serves the tool.
 
 use elicit_core::ElicitResult;
 use elicit_core::prelude::*;
@@ -52,4 +52,15 @@ pub async fn plan_trip(ask: Ask) -> Asked<String> {
         Ok(plan.to_string())
     })
     .await
+}
+
+/// Installs `TRIP_PLANNER_KEY` as the sealing key, when it is set.
+pub fn install_key() -> Result<(), String> {
+    let Some(secret) = std::env::var_os("TRIP_PLANNER_KEY") else {
+        return Ok(()); // A random key, made on first use.
+    };
+    let key =
+        StateKey::new(secret.into_encoded_bytes()).map_err(|e| format!("TRIP_PLANNER_KEY: {e}"))?;
+    key.install()
+        .map_err(|_| "a requestState key was installed already".to_owned())
 }

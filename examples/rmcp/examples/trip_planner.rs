@@ -81,20 +81,9 @@ fn keep_alive() -> Option<std::time::Duration> {
         .map(std::time::Duration::from_millis)
 }
 
-/// Installs `TRIP_PLANNER_KEY` as the sealing key, when it is set.
-fn install_key() -> Result<(), String> {
-    let Some(secret) = std::env::var_os("TRIP_PLANNER_KEY") else {
-        return Ok(()); // A random key, made on first use.
-    };
-    let key =
-        StateKey::new(secret.into_encoded_bytes()).map_err(|e| format!("TRIP_PLANNER_KEY: {e}"))?;
-    key.install()
-        .map_err(|_| "a requestState key was installed already".to_owned())
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    if let Err(e) = install_key() {
+    if let Err(e) = trip::install_key() {
         eprintln!("trip_planner: {e}");
         std::process::exit(2);
     }
