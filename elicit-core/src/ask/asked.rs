@@ -47,7 +47,8 @@ pub enum Interrupt {
     /// A live request brought no reply: the form cannot be written for the version or carried
     /// by the SDK, the client did not answer in time, or the transport failed.
     Send(SendError),
-    /// The `requestState` of the retry was refused. The body did not run.
+    /// The `requestState` of the retry was refused, or the server could seal none
+    /// ([`StateError::Unsealed`]). The body did not run.
     State(StateError),
     /// One key was asked as two different questions in one run of the body.
     KeyReused {
@@ -197,6 +198,11 @@ impl Interrupt {
                     json!({"elicitation": {mode: {}}}),
                 ))
             }
+            // The server could not seal, or its key cannot tell who the caller is: its fault,
+            // which no retry of the client's mends.
+            Interrupt::State(e @ StateError::Unsealed(_)) => {
+                Ending::Rpc(RpcError::internal(e.to_string()))
+            }
             Interrupt::State(_) => Ending::Rpc(RpcError::invalid_params(STATE_REFUSED)),
             Interrupt::Unavailable(u) => Ending::ToolError {
                 text: u.to_string(),
@@ -297,5 +303,33 @@ pub(crate) fn graver(first: Option<Interrupt>, next: Interrupt) -> Interrupt {
     match first {
         Some(first) if !first.is_input_required() || next.is_input_required() => first,
         _ => next,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A state the client sent is refused with one message whatever was wrong; a state the
+    /// server could not seal is the server's fault.
+    #[test]
+    fn a_refused_state_is_the_clients_and_an_unsealed_one_the_servers() {
+        let code = |error| match Interrupt::State(error).ending() {
+            Ending::Rpc(e) => (e.code, e.message),
+            other => panic!("{other:?}"),
+        };
+        for refused in [
+            StateError::DoesNotOpen,
+            StateError::Expired,
+            StateError::Replayed,
+        ] {
+            assert_eq!(code(refused), (-32602, STATE_REFUSED.to_owned()));
+        }
+        let (fault, message) = code(StateError::Unsealed("no random bytes".into()));
+        assert_eq!(fault, -32603);
+        assert!(
+            message.contains("could not be sealed: no random bytes"),
+            "{message}"
+        );
     }
 }

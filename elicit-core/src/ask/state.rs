@@ -348,8 +348,9 @@ pub enum StateError {
     UnknownKey,
     /// The state opened, but its time to live had passed since it was issued.
     Expired,
-    /// No state could be sealed: the operating system gave no random bytes, or the payload is
-    /// too long for the cipher.
+    /// No state could be sealed: the operating system gave no random bytes, the payload is
+    /// too long for the cipher, or the key's principal reads another SDK's request context. A
+    /// fault in the server: the call ends with a JSON-RPC internal error, not a refused state.
     Unsealed(String),
     /// Not a sealed state, or one that opened but holds a payload this build does not read.
     Unreadable(String),
