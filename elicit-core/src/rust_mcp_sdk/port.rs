@@ -117,7 +117,7 @@ pub async fn ask_with_key(
 ///
 /// # Errors
 ///
-/// The SDK's -32022 for a protocol version it does not speak and -32021 for a capability
+/// The SDK's -32022 for a protocol version it does not speak, its -32021 for a capability
 /// `handler` requires that the client did not declare, and -32602 for params that are not a
 /// `tools/call`'s.
 pub async fn ask_custom(
@@ -263,8 +263,8 @@ mod tests {
     struct Open;
     impl ServerHandler for Open {}
 
-    /// A server whose tool `gated` needs sampling, and whose every call needs `needs` from
-    /// the client.
+    /// A server whose tool `gated` needs sampling, and whose every `tools/call` needs the
+    /// capability it holds.
     struct Gated(RequiredClientCapability);
     impl ServerHandler for Gated {
         fn required_capabilities_for_method(&self, method: &str) -> Vec<RequiredClientCapability> {
