@@ -1,19 +1,30 @@
-//! The sealed state is bound to the caller the SDK's runtime names (`auth_info`), driven in
-//! process through the SDK's own server runtime: an HTTP transport with an auth provider sets
-//! that auth info from each request's bearer token, as `update_auth_info` does here.
+//! The adapter driven in process through the SDK's own server runtime: the sealed state is
+//! bound to the caller the runtime names (`auth_info`; an HTTP transport with an auth provider
+//! sets it from each request's bearer token, as `update_auth_info` does here), and a
+//! `tools/call` read as a custom request sets the runtime's log level as the SDK's dispatch
+//! does for one it reads.
 
 #[path = "../../shared/trip.rs"]
 #[allow(dead_code)] // The body and its forms; not the key, which is the process's own here.
 mod trip;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use elicit_core::rust_mcp_sdk::StateKey;
 use rust_mcp_sdk::auth::AuthInfo;
+use rust_mcp_sdk::error::SdkResult;
 use rust_mcp_sdk::mcp_server::{McpServerOptions, ServerHandler, server_runtime};
-use rust_mcp_sdk::schema::{CallToolRequestParams, RpcError, ServerCapabilities};
-use rust_mcp_sdk::{McpServer, StdioTransport, ToMcpServerHandler, TransportOptions};
+use rust_mcp_sdk::schema::schema_utils::{ClientMessage, CustomRequest, MessageFromServer};
+use rust_mcp_sdk::schema::{
+    CallToolRequestParams, LoggingLevel, RequestId, RpcError, ServerCapabilities,
+    SubscriptionFilter,
+};
+use rust_mcp_sdk::{
+    McpServer, ServerDetails, SessionId, StdioTransport, ToMcpServerHandler, TransportOptions,
+};
 use serde_json::{Value, json};
+use tokio::sync::RwLockReadGuard;
 
 /// A server that serves nothing itself: the test calls the adapter with its runtime.
 struct Runtime;
@@ -164,4 +175,89 @@ async fn a_key_that_reads_another_sdks_context_refuses_the_call() {
         e.message.contains("not this SDK's request context"),
         "{e:?}"
     );
+}
+
+/// The SDK's runtime, with every log level set on it recorded.
+struct Recording {
+    runtime: Arc<dyn McpServer>,
+    levels: Mutex<Vec<Option<LoggingLevel>>>,
+}
+
+#[async_trait::async_trait]
+impl McpServer for Recording {
+    async fn start(self: Arc<Self>) -> SdkResult<()> {
+        Arc::clone(&self.runtime).start().await
+    }
+    async fn auth_info(&self) -> RwLockReadGuard<'_, Option<AuthInfo>> {
+        self.runtime.auth_info().await
+    }
+    async fn auth_info_cloned(&self) -> Option<AuthInfo> {
+        self.runtime.auth_info_cloned().await
+    }
+    async fn update_auth_info(&self, auth_info: Option<AuthInfo>) {
+        self.runtime.update_auth_info(auth_info).await;
+    }
+    async fn stderr_message(&self, message: String) -> SdkResult<()> {
+        self.runtime.stderr_message(message).await
+    }
+    fn session_id(&self) -> Option<SessionId> {
+        self.runtime.session_id()
+    }
+    fn server_details(&self) -> &ServerDetails {
+        self.runtime.server_details()
+    }
+    fn store_subscription(&self, filter: SubscriptionFilter) {
+        self.runtime.store_subscription(filter);
+    }
+    fn clear_subscription(&self) {
+        self.runtime.clear_subscription();
+    }
+    fn subscription_filter(&self) -> Option<SubscriptionFilter> {
+        self.runtime.subscription_filter()
+    }
+    fn set_active_log_level(&self, level: Option<LoggingLevel>) {
+        self.levels.lock().unwrap().push(level.clone());
+        self.runtime.set_active_log_level(level);
+    }
+    async fn send(
+        &self,
+        message: MessageFromServer,
+        request_id: Option<RequestId>,
+        request_timeout: Option<Duration>,
+    ) -> SdkResult<Option<ClientMessage>> {
+        self.runtime
+            .send(message, request_id, request_timeout)
+            .await
+    }
+}
+
+/// Log messages go out only for a request that sets a level (SEP-2575), and the SDK sets none
+/// for a custom request: the adapter sets the one the `tools/call` carries, or clears the last.
+#[tokio::test]
+async fn a_custom_tools_call_sets_the_log_level_it_carries() {
+    let recording = Arc::new(Recording {
+        runtime: runtime(),
+        levels: Mutex::new(Vec::new()),
+    });
+    let runtime: Arc<dyn McpServer> = recording.clone();
+    let call = |level: Option<&str>| -> CustomRequest {
+        let mut meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
+        });
+        if let Some(level) = level {
+            meta["io.modelcontextprotocol/logLevel"] = json!(level);
+        }
+        serde_json::from_value(json!({
+            "method": "tools/call",
+            "params": {"name": "plan_trip", "_meta": meta}
+        }))
+        .unwrap()
+    };
+    for level in [Some("debug"), None] {
+        let asked = elicit_core::rust_mcp_sdk::ask_custom(&call(level), &runtime, &Runtime).await;
+        assert!(asked.unwrap().is_some());
+    }
+    let levels = serde_json::to_value(&*recording.levels.lock().unwrap()).unwrap();
+    assert_eq!(levels, json!(["debug", null]));
 }
