@@ -1,10 +1,11 @@
 //! Every way of reading a reply, each beside the plain serde read it is measured against, on
 //! the 5-field and the 24-field form. Run with `cargo bench -p elicit-benches`; the ratios are
-//! in `benches/README.md`.
+//! in `benches/README.md`. A second group reads schema text of 1,000 and 10,000 properties with
+//! every limit off, for the reader's growth with the size of what it is sent.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use elicit_benches::{accept_reply, large, small};
-use elicit_core::{Elicit, ElicitResult, RequestedSchema};
+use elicit_benches::{accept_reply, large, schema_text, small};
+use elicit_core::{Elicit, ElicitResult, Limits, RequestedSchema};
 use rmcp::model as m;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -100,5 +101,21 @@ fn entry_points(c: &mut Criterion) {
     forms(c, "24 fields", &large());
 }
 
-criterion_group!(benches, entry_points);
+/// Schema text read with every limit off: the time should grow with the text, about tenfold
+/// from 1,000 properties to 10,000.
+fn schema_growth(c: &mut Criterion) {
+    let mut group = c.benchmark_group("schema text, limits off");
+    group.sample_size(10);
+    for properties in [1_000, 10_000] {
+        let text = schema_text(properties);
+        group.bench_function(BenchmarkId::new("from_json_with", properties), |b| {
+            b.iter(|| {
+                RequestedSchema::from_json_with(black_box(&text), &Limits::UNLIMITED).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, entry_points, schema_growth);
 criterion_main!(benches);

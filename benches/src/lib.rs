@@ -175,3 +175,16 @@ pub fn accept_reply<T: Serialize + Elicit>(value: &T) -> String {
         entries.join(",")
     )
 }
+
+/// The text of a requestedSchema of `properties` string properties, each with a bound, for the
+/// schema reader's growth with the size of what it is sent.
+#[must_use]
+pub fn schema_text(properties: usize) -> String {
+    let fields: Vec<String> = (0..properties)
+        .map(|i| format!(r#""p{i}":{{"type":"string","minLength":1}}"#))
+        .collect();
+    format!(
+        r#"{{"type":"object","properties":{{{}}},"required":["p0"]}}"#,
+        fields.join(",")
+    )
+}

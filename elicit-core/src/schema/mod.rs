@@ -726,13 +726,10 @@ impl RequestedSchema {
     /// Puts the properties in the order of `names`; those it does not name go after, in the
     /// order they had.
     pub(crate) fn order_by<'a>(&mut self, names: impl Iterator<Item = &'a str>) {
-        let names: Vec<&str> = names.collect();
-        self.properties.sort_by_key(|p| {
-            names
-                .iter()
-                .position(|n| *n == p.name)
-                .unwrap_or(usize::MAX)
-        });
+        let rank: std::collections::HashMap<&str, usize> =
+            names.enumerate().map(|(i, name)| (name, i)).collect();
+        self.properties
+            .sort_by_key(|p| rank.get(p.name.as_str()).copied().unwrap_or(usize::MAX));
         self.reindex();
     }
 
