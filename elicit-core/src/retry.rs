@@ -103,6 +103,9 @@ pub enum AnswerSource {
     Arguments,
     /// Nobody: the question's deadline passed without a reply, and it ended as a cancel.
     TimedOut,
+    /// The client, unasked: an answer it sent under the question's key that no round asked
+    /// for, read only by a question that accepts one (`accepting_unasked`).
+    Unasked,
 }
 
 /// One attempt: the message that was shown, what came of it, where the answer came from and

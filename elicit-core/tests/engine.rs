@@ -2,11 +2,13 @@
 #![cfg(all(feature = "ask", feature = "derive"))]
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::ask::{Ask, Call, ElicitMode, ElicitationCapability, Outcome, Port, PortFuture};
-use elicit_core::ask::{Request, SendError, StateKey};
+use elicit_core::ask::{Ask, Asked, Call, ElicitMode, ElicitationCapability, Interrupt, Port};
+use elicit_core::ask::{PortFuture, Request, SendError, StateKey};
+use elicit_core::retry::AnswerSource;
 use elicit_core::{Elicit, ElicitResult, ProtocolVersion, SchemaError};
 use serde_json::{Map, Value, json};
 
@@ -18,11 +20,44 @@ struct Trip {
     nights: u8,
 }
 
-/// A client that answers live requests from a script and records what it was sent.
+/// One scripted reply, and how long the person takes to give it.
+struct Reply {
+    value: Value,
+    after: Duration,
+}
+
+/// A client that answers live requests from a script and records what it was asked, live or
+/// in a round.
 #[derive(Clone, Default)]
 struct Scripted {
-    replies: Arc<Mutex<VecDeque<Value>>>,
+    replies: Arc<Mutex<VecDeque<Reply>>>,
     sent: Arc<Mutex<Vec<String>>>,
+}
+
+impl Scripted {
+    fn with(replies: impl IntoIterator<Item = Value>) -> Self {
+        let port = Scripted::default();
+        for value in replies {
+            port.push(value, Duration::ZERO);
+        }
+        port
+    }
+
+    fn push(&self, value: Value, after: Duration) {
+        self.replies
+            .lock()
+            .unwrap()
+            .push_back(Reply { value, after });
+    }
+
+    fn next(&self) -> Option<Reply> {
+        self.replies.lock().unwrap().pop_front()
+    }
+
+    /// The messages of every question the client was shown.
+    fn shown(&self) -> Vec<String> {
+        self.sent.lock().unwrap().clone()
+    }
 }
 
 impl Port for Scripted {
@@ -33,11 +68,23 @@ impl Port for Scripted {
     fn send<'a>(
         &'a self,
         request: &'a Request,
-        _: Option<Duration>,
+        timeout: Option<Duration>,
     ) -> PortFuture<'a, Result<Value, SendError>> {
         self.sent.lock().unwrap().push(request.message().to_owned());
-        let reply = self.replies.lock().unwrap().pop_front();
-        Box::pin(async move { reply.ok_or_else(|| SendError::Transport("no reply left".into())) })
+        let reply = self.next();
+        Box::pin(async move {
+            let reply = reply.ok_or_else(|| SendError::Transport("no reply left".into()))?;
+            match timeout {
+                Some(timeout) if reply.after > timeout => {
+                    tokio::time::sleep(timeout).await;
+                    Err(SendError::Timeout(timeout))
+                }
+                _ => {
+                    tokio::time::sleep(reply.after).await;
+                    Ok(reply.value)
+                }
+            }
+        })
     }
 
     fn reports_progress(&self) -> bool {
@@ -47,6 +94,10 @@ impl Port for Scripted {
     fn progress(&self, _: f64, _: String) -> PortFuture<'_, ()> {
         Box::pin(async {})
     }
+}
+
+fn key() -> StateKey {
+    StateKey::new(vec![9u8; 32]).unwrap()
 }
 
 fn call(
@@ -62,7 +113,42 @@ fn call(
     call
 }
 
-async fn plan(ask: &Ask) -> elicit_core::ask::Asked<String> {
+/// Runs `body` on `version` to its end, as a client would: live requests answered by `port`,
+/// and on 2026-07-28 each round's requests answered from the same script, in the order of
+/// their keys, and the call retried with the state. Returns the result and every retry sent.
+async fn drive<B>(
+    version: ProtocolVersion,
+    port: &Scripted,
+    first: Call,
+    body: B,
+) -> (Asked<String>, Vec<Call>)
+where
+    B: AsyncFn(&Ask) -> Asked<String>,
+{
+    let mut next = first;
+    let mut sent = Vec::new();
+    loop {
+        sent.push(next.clone());
+        let asked = body(&Ask::with_port(next, port.clone(), key())).await;
+        let Asked::InputRequired(required) = asked else {
+            return (asked, sent);
+        };
+        let mut responses = Map::new();
+        for (k, request) in required.requests().entries() {
+            port.sent
+                .lock()
+                .unwrap()
+                .push(request["params"]["message"].as_str().unwrap().to_owned());
+            let reply = port.next().expect("a scripted reply for every question");
+            tokio::time::sleep(reply.after).await;
+            responses.insert(k.clone(), reply.value);
+        }
+        let state = required.request_state().map(str::to_owned);
+        next = call(version, Some(responses), state);
+    }
+}
+
+async fn plan(ask: &Ask) -> Asked<String> {
     ask.run(async {
         let price = ask.once("price", async { 120u32 }).await?;
         Ok(match ask.form::<Trip>("trip").await? {
@@ -79,29 +165,30 @@ fn oslo() -> Value {
     json!({"action": "accept", "content": {"city": "Oslo", "nights": 3}})
 }
 
+fn done(asked: Asked<String>) -> String {
+    match asked {
+        Asked::Done(result) => result,
+        other => panic!("expected a result, got {other:?}"),
+    }
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn one_body_on_every_version_without_an_sdk() {
-    let key = StateKey::new(vec![9u8; 32]).unwrap();
     for version in ProtocolVersion::ALL {
-        let port = Scripted::default();
-        port.replies.lock().unwrap().push_back(oslo());
-        let ask = Ask::with_port(call(version, None, None), port.clone(), key.clone());
+        let port = Scripted::with([oslo()]);
+        let ask = Ask::with_port(call(version, None, None), port.clone(), key());
         assert!(ask.supports(ElicitMode::Form) && !ask.supports(ElicitMode::Url));
-        let result = match plan(&ask).await.into_outcome() {
-            Outcome::Done(result) => result,
-            Outcome::InputRequired(required) => {
+        let result = match plan(&ask).await {
+            Asked::Done(result) => result,
+            Asked::InputRequired(required) => {
                 assert!(version.has_input_requests(), "{version}");
-                assert!(port.sent.lock().unwrap().is_empty(), "nothing is sent live");
+                assert!(port.shown().is_empty(), "nothing is sent live");
                 assert_eq!(required.requests().len(), 1);
                 let responses: Map<String, Value> =
                     [("trip".to_owned(), oslo())].into_iter().collect();
                 let state = required.request_state().map(str::to_owned);
-                let retry =
-                    Ask::with_port(call(version, Some(responses), state), port, key.clone());
-                match plan(&retry).await.into_outcome() {
-                    Outcome::Done(result) => result,
-                    other => panic!("{version}: {other:?}"),
-                }
+                let retry = Ask::with_port(call(version, Some(responses), state), port, key());
+                done(plan(&retry).await)
             }
             other => panic!("{version}: {other:?}"),
         };
@@ -111,27 +198,311 @@ async fn one_body_on_every_version_without_an_sdk() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_client_without_elicitation_sends_nothing() {
-    let key = StateKey::new(vec![9u8; 32]).unwrap();
     for version in ["2025-03-26", "2025-06-18", "2026-07-28"] {
         let mut call = Call::new("plan");
         call.protocol_version = Some(version.to_owned());
         let port = Scripted::default();
-        let ask = Ask::with_port(call, port.clone(), key.clone());
+        let ask = Ask::with_port(call, port.clone(), key());
         assert!(!ask.supports(ElicitMode::Form), "{version}");
         let asked = plan(&ask).await;
-        assert!(asked.interrupt().is_some(), "{version}: {asked:?}");
-        assert!(port.sent.lock().unwrap().is_empty());
+        assert!(matches!(asked, Asked::Stopped(_)), "{version}: {asked:?}");
+        assert!(port.shown().is_empty());
     }
     // A version nobody knows is refused, never read as the newest.
     let mut call = Call::new("plan");
     call.protocol_version = Some("draft".to_owned());
-    let ask = Ask::with_port(call, Scripted::default(), key);
+    let ask = Ask::with_port(call, Scripted::default(), key());
     assert_eq!(ask.protocol_version(), None);
     let asked = plan(&ask).await;
     assert!(
-        asked
-            .interrupt()
-            .is_some_and(|i| i.to_string().contains("\"draft\"")),
+        matches!(&asked, Asked::Stopped(i) if i.to_string().contains("\"draft\"")),
         "{asked:?}"
     );
+}
+
+/// A body that pays once the person confirms, counting the payments.
+fn pay(paid: &AtomicU32) -> impl AsyncFn(&Ask) -> Asked<String> {
+    async move |ask: &Ask| {
+        ask.run(async {
+            let trip = ask.form::<Trip>("trip").await?;
+            let confirmed = ask.confirm("pay", "Pay 120 EUR?").await?;
+            if !confirmed.is_confirmed() {
+                return Ok("not paid".to_owned());
+            }
+            paid.fetch_add(1, Ordering::SeqCst);
+            Ok(match trip {
+                ElicitResult::Accept(trip) => format!("paid for {}", trip.city),
+                _ => "paid".to_owned(),
+            })
+        })
+        .await
+    }
+}
+
+fn yes() -> Value {
+    json!({"action": "accept", "content": {"confirmed": true}})
+}
+
+fn decline() -> Value {
+    json!({"action": "decline"})
+}
+
+fn answers(pairs: &[(&str, Value)]) -> Option<Map<String, Value>> {
+    Some(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    )
+}
+
+/// Answers that nobody was asked for are no answers: a first call that carries them, with no
+/// state, asks its questions as any first call does, on every version (before 2026-07-28
+/// `inputResponses` are not part of the protocol at all).
+#[tokio::test(flavor = "current_thread")]
+async fn a_first_call_that_carries_an_unasked_yes_is_asked() {
+    for version in ProtocolVersion::ALL {
+        let paid = AtomicU32::new(0);
+        let port = Scripted::with([oslo(), decline()]);
+        let carried = answers(&[("trip", oslo()), ("pay", yes())]);
+        let (asked, _) = drive(version, &port, call(version, carried, None), pay(&paid)).await;
+        assert_eq!(done(asked), "not paid", "{version}");
+        assert_eq!(paid.load(Ordering::SeqCst), 0, "{version}");
+        assert_eq!(
+            port.shown(),
+            ["Where would you like to go?", "Pay 120 EUR?"],
+            "{version}: both questions were shown"
+        );
+    }
+}
+
+/// The final retry of a call, sent again without its state, is a first call: its questions
+/// are asked again, and what the body does after the confirmation happens once.
+#[tokio::test(flavor = "current_thread")]
+async fn a_final_retry_resent_without_its_state_is_asked_again() {
+    for version in ProtocolVersion::ALL {
+        let paid = AtomicU32::new(0);
+        let port = Scripted::with([oslo(), yes()]);
+        let (asked, sent) = drive(version, &port, call(version, None, None), pay(&paid)).await;
+        assert_eq!(done(asked), "paid for Oslo", "{version}");
+        assert_eq!(paid.load(Ordering::SeqCst), 1);
+        // The last request sent, with every answer it carried, but no state; on 2025-era
+        // versions, the one call with the final round's answers added.
+        let mut replay = sent.last().unwrap().clone();
+        replay.input_responses = answers(&[("trip", oslo()), ("pay", yes())]);
+        replay.request_state = None;
+        port.push(oslo(), Duration::ZERO);
+        port.push(decline(), Duration::ZERO);
+        let (asked, _) = drive(version, &port, replay, pay(&paid)).await;
+        assert_eq!(done(asked), "not paid", "{version}");
+        assert_eq!(paid.load(Ordering::SeqCst), 1, "{version}: paid once");
+        assert_eq!(port.shown().len(), 4, "{version}: asked again");
+    }
+}
+
+/// On 2026-07-28, an answer under a key the sealed round did not ask for is no answer.
+#[tokio::test(flavor = "current_thread")]
+async fn answers_count_only_for_the_questions_the_state_asked() {
+    let version = ProtocolVersion::V2026_07_28;
+    let paid = AtomicU32::new(0);
+    let body = pay(&paid);
+    let ask = Ask::with_port(call(version, None, None), Scripted::default(), key());
+    let Asked::InputRequired(first) = body(&ask).await else {
+        panic!("round 1 asks for the trip");
+    };
+    // The trip, and a yes to the confirmation the round has not asked yet.
+    let retry = call(
+        version,
+        answers(&[("trip", oslo()), ("pay", yes())]),
+        first.request_state().map(str::to_owned),
+    );
+    let Asked::InputRequired(second) =
+        body(&Ask::with_port(retry, Scripted::default(), key())).await
+    else {
+        panic!("round 2 asks for the confirmation");
+    };
+    let asked: Vec<&String> = second.requests().entries().keys().collect();
+    assert_eq!(asked, ["pay"]);
+    assert_eq!(paid.load(Ordering::SeqCst), 0);
+}
+
+/// What the body shows per attempt: each await of `name` is a question of its own.
+async fn reask(ask: &Ask) -> Asked<String> {
+    ask.run(async {
+        let mut trip = ask.form::<Trip>("trip").await?;
+        if let ElicitResult::Cancel = trip {
+            trip = ask
+                .form::<Trip>("trip")
+                .message("Once more: where would you like to go?")
+                .await?;
+        }
+        Ok(match trip {
+            ElicitResult::Accept(trip) => format!("{} nights in {}", trip.nights, trip.city),
+            ElicitResult::Decline => "declined".to_owned(),
+            ElicitResult::Cancel => "cancelled twice".to_owned(),
+        })
+    })
+    .await
+}
+
+fn cancel() -> Value {
+    json!({"action": "cancel"})
+}
+
+/// The same re-ask, with the same question both times.
+async fn reask_the_same(ask: &Ask) -> Asked<String> {
+    ask.run(async {
+        let mut trip = ask.form::<Trip>("trip").await?;
+        if let ElicitResult::Cancel = trip {
+            trip = ask.form::<Trip>("trip").await?;
+        }
+        Ok(format!("{:?}", trip.action()))
+    })
+    .await
+}
+
+/// A re-ask written by hand asks again after a cancel, and reads the second answer, whether
+/// it asks the same question or words it anew.
+#[tokio::test(flavor = "current_thread")]
+async fn a_hand_written_reask_after_a_cancel_asks_again() {
+    let rounds = |version: ProtocolVersion| if version.has_input_requests() { 3 } else { 1 };
+    for version in ProtocolVersion::ALL {
+        let port = Scripted::with([cancel(), oslo()]);
+        let (asked, sent) = drive(version, &port, call(version, None, None), reask).await;
+        assert_eq!(done(asked), "3 nights in Oslo", "{version}");
+        assert_eq!(
+            port.shown(),
+            [
+                "Where would you like to go?",
+                "Once more: where would you like to go?"
+            ],
+            "{version}"
+        );
+        assert_eq!(sent.len(), rounds(version), "{version}");
+
+        let port = Scripted::with([cancel(), oslo()]);
+        let first = call(version, None, None);
+        let (asked, sent) = drive(version, &port, first, reask_the_same).await;
+        assert_eq!(done(asked), "Accept", "{version}");
+        assert_eq!(port.shown().len(), 2, "{version}");
+        assert_eq!(sent.len(), rounds(version), "{version}");
+    }
+}
+
+/// After a decline, awaiting the key again asks nothing: a decline is a hard stop.
+#[tokio::test(flavor = "current_thread")]
+async fn a_reask_after_a_decline_returns_the_decline() {
+    async fn twice(ask: &Ask) -> Asked<String> {
+        ask.run(async {
+            let first = ask.form::<Trip>("trip").await?;
+            let second = ask.form::<Trip>("trip").await?;
+            let confirmed = ask.confirm("trip", "Really no trip?").await?;
+            Ok(format!(
+                "{:?} {:?} {:?}",
+                first.action(),
+                second.action(),
+                confirmed.reason()
+            ))
+        })
+        .await
+    }
+    for version in ProtocolVersion::ALL {
+        let port = Scripted::with([decline()]);
+        let (asked, sent) = drive(version, &port, call(version, None, None), twice).await;
+        assert_eq!(done(asked), "Decline Decline Some(Declined)", "{version}");
+        assert_eq!(port.shown(), ["Where would you like to go?"], "{version}");
+        let rounds = if version.has_input_requests() { 2 } else { 1 };
+        assert_eq!(sent.len(), rounds, "{version}");
+    }
+}
+
+/// One `all` asks each key once: a key given twice stops the call, on every version.
+#[tokio::test(flavor = "current_thread")]
+async fn one_key_twice_in_one_batch_stops_the_call() {
+    async fn batch(ask: &Ask) -> Asked<String> {
+        ask.run(async {
+            let (a, b) = ask
+                .all((ask.form::<Trip>("trip"), ask.form::<Trip>("trip")))
+                .await?;
+            Ok(format!("{:?} {:?}", a.action(), b.action()))
+        })
+        .await
+    }
+    for version in ProtocolVersion::ALL {
+        let port = Scripted::with([oslo(), oslo()]);
+        let (asked, _) = drive(version, &port, call(version, None, None), batch).await;
+        assert!(
+            matches!(&asked, Asked::Stopped(Interrupt::KeyReused { key }) if key == "trip"),
+            "{version}: {asked:?}"
+        );
+    }
+}
+
+/// An answer that comes after the question's deadline is a cancel that timed out: live, where
+/// the request is given up, and in rounds, measured from the round's result to the retry.
+#[tokio::test(flavor = "current_thread")]
+async fn a_late_answer_is_a_timed_out_cancel_on_every_version() {
+    async fn hurried(ask: &Ask) -> Asked<String> {
+        ask.run(async {
+            let (trip, attempt) = ask
+                .with_attempt(
+                    ask.form::<Trip>("trip")
+                        .deadline(Duration::from_millis(200)),
+                )
+                .await?;
+            let timed_out = attempt.source == AnswerSource::TimedOut;
+            Ok(format!("{:?} timed out: {timed_out}", trip.action()))
+        })
+        .await
+    }
+    for version in ProtocolVersion::ALL {
+        let port = Scripted::default();
+        port.push(oslo(), Duration::from_millis(600));
+        let (asked, _) = drive(version, &port, call(version, None, None), hurried).await;
+        assert_eq!(done(asked), "Cancel timed out: true", "{version}");
+        // In time, the answer counts.
+        let port = Scripted::with([oslo()]);
+        let (asked, _) = drive(version, &port, call(version, None, None), hurried).await;
+        assert_eq!(done(asked), "Accept timed out: false", "{version}");
+    }
+}
+
+/// A question that accepts an unasked answer reads one a first call carries on 2026-07-28,
+/// saying where it came from; one that does not asks. Before 2026-07-28 `inputResponses` are
+/// not part of the protocol, and the question is asked live either way.
+#[tokio::test(flavor = "current_thread")]
+async fn only_a_question_that_accepts_one_reads_an_unasked_answer() {
+    async fn early(ask: &Ask) -> Asked<String> {
+        ask.run(async {
+            let (trip, attempt) = ask
+                .with_attempt(ask.form::<Trip>("trip").accepting_unasked())
+                .await?;
+            Ok(format!("{:?} from {:?}", trip.action(), attempt.source))
+        })
+        .await
+    }
+    async fn strict(ask: &Ask) -> Asked<String> {
+        ask.run(async {
+            let (trip, attempt) = ask.with_attempt(ask.form::<Trip>("trip")).await?;
+            Ok(format!("{:?} from {:?}", trip.action(), attempt.source))
+        })
+        .await
+    }
+    for version in ProtocolVersion::ALL {
+        let carried = || call(version, answers(&[("trip", oslo())]), None);
+        let port = Scripted::with([decline()]);
+        let (asked, sent) = drive(version, &port, carried(), early).await;
+        if version.has_input_requests() {
+            assert_eq!(done(asked), "Accept from Unasked");
+            assert_eq!(sent.len(), 1);
+            assert!(port.shown().is_empty());
+        } else {
+            assert_eq!(done(asked), "Decline from Person", "{version}");
+            assert_eq!(port.shown().len(), 1, "{version}");
+        }
+        let port = Scripted::with([decline()]);
+        let (asked, _) = drive(version, &port, carried(), strict).await;
+        assert_eq!(done(asked), "Decline from Person", "{version}");
+        assert_eq!(port.shown().len(), 1, "{version}");
+    }
 }

@@ -35,13 +35,21 @@ pub struct UserContext {
     pub context: String,
 }
 
-/// Asks for the user's name in one round.
+/// Asks for the user's name in one round. A name the client sends up front, unasked, counts
+/// too (the suite's `ignore-extra-params` sends one on a first call, with keys nobody asked
+/// for beside it): the name is what an argument could have given.
 pub async fn greet(ask: Ask) -> Asked<String> {
     ask.run(async {
-        Ok(match ask.form::<UserName>("user_name").await? {
-            ElicitResult::Accept(user) => format!("Hello, {}!", user.name),
-            _ => "No name given.".to_owned(),
-        })
+        Ok(
+            match ask
+                .form::<UserName>("user_name")
+                .accepting_unasked()
+                .await?
+            {
+                ElicitResult::Accept(user) => format!("Hello, {}!", user.name),
+                _ => "No name given.".to_owned(),
+            },
+        )
     })
     .await
 }

@@ -160,9 +160,13 @@ impl Ask {
         ))
     }
 
-    /// Reads every answer the key has had through its retry policy, then asks for another
-    /// while the policy wants one: live, or as a pending request of this round. Returns once
-    /// `read` has seen the final answer.
+    /// Reads every answer this await of the key has had through its retry policy, then asks
+    /// for another while the policy wants one: live, or as a pending request of this round.
+    /// Returns once `read` has seen the final answer.
+    ///
+    /// Each await of a key is its own question: the `n`-th await in one run of the body is the
+    /// `n`-th in every round. After an await whose final answer was a decline, the next await
+    /// of its key is answered with that decline and asks nothing.
     async fn resolve(
         &self,
         question: &dyn Asking,
@@ -173,42 +177,42 @@ impl Ask {
         }
         let version = self.version()?;
         let key = question.key();
-        let identity = question.identity();
-        {
+        let index = {
             let mut inner = self.lock();
-            if let Some(change) = inner
-                .asked
-                .get(key)
-                .and_then(|first| first.change_to(&identity))
+            if let Some(batch) = inner.batch.as_mut()
+                && !batch.keys.insert(key.to_owned())
             {
                 return Err(Interrupt::KeyReused {
                     key: key.to_owned(),
-                    change,
                 });
             }
-            inner.asked.insert(key.to_owned(), identity.clone());
-        }
-        let mut answers = self.carried(|carried| {
+            if inner.declined.contains(key) {
+                drop(inner);
+                return self.declined_before(question, read);
+            }
+            // An earlier await of the key is waiting for its answer in this round (the body
+            // went on past it without `?`): this one is asked once that one is answered.
+            if inner.pending_at.contains_key(key) {
+                return Err(Interrupt::InputRequired);
+            }
+            let awaits = inner.awaits.entry(key.to_owned()).or_default();
+            *awaits += 1;
+            *awaits - 1
+        };
+        let identity = question.identity();
+        let unasked = self.unasked(question, index);
+        let answers = self.carried(|carried| {
             carried
-                .register(key, &identity)
-                .cloned()
+                .register(key, index, &identity)
                 .map_err(|change| Interrupt::Changed {
                     key: key.to_owned(),
                     change,
-                })
+                })?;
+            if let Some(reply) = unasked {
+                carried.push_unasked(key, reply);
+            }
+            Ok(carried.keys[key][index].clone())
         })?;
-        let unclaimed = if answers.replies.is_empty() {
-            self.lock().unclaimed.remove(key)
-        } else {
-            None
-        };
-        if let Some(reply) = unclaimed {
-            answers.push(reply.clone(), None);
-            self.carried(|carried| {
-                carried.push_reply(key, reply, None);
-                Ok(())
-            })?;
-        }
         let base = if answers.changed {
             Cow::Owned(format!(
                 "{}\n\n(This question changed since it was answered, so it is asked again.)",
@@ -227,25 +231,39 @@ impl Ask {
             .iter()
             .map(|reply| unfold(question, version, reply))
             .collect();
+        let deadline = question.deadline().unwrap_or(self.deadline);
         let mut again = true;
         for (i, reply) in replies.iter().enumerate() {
+            let took = answers.took(i);
+            // An answer that came after the question's deadline is a cancel that timed out,
+            // as it is live.
+            if took.is_some_and(|took| took > deadline) {
+                let cancel = json!({"action": "cancel"});
+                attempts.record_from(read(&cancel), AnswerSource::TimedOut, took);
+                again = false;
+                break;
+            }
+            let source = match i {
+                0 if answers.unasked => AnswerSource::Unasked,
+                _ => AnswerSource::Person,
+            };
             let outcome = read(reply);
             let repeated = repeats(
                 &outcome,
                 i.checked_sub(1).map(|j| &answers.replies[j]),
                 reply,
             );
-            again =
-                attempts.record_from(outcome, AnswerSource::Person, answers.took(i)) && !repeated;
+            again = attempts.record_from(outcome, source, took) && !repeated;
             if !again {
                 break;
             }
         }
         // A final answer from an earlier round was traced when it arrived.
-        let arrived_now = self.answered_now(key);
+        let arrived_now = self.answered_now(key, index);
         let result = if again {
             self.ask_until_final(
                 question,
+                index,
                 version,
                 &mut attempts,
                 read,
@@ -270,17 +288,50 @@ impl Ask {
                 result.as_ref().err(),
             );
         }
-        self.lock()
+        let mut inner = self.lock();
+        let last = attempts.attempts().last().map(|a| &a.outcome);
+        if result.is_ok() && last == Some(&AttemptOutcome::Declined) {
+            inner.declined.insert(key.to_owned());
+        }
+        inner
             .attempts
             .insert(key.to_owned(), attempts.into_attempts());
         result
     }
 
+    /// The answer the client sent unasked for the `index`-th await of `question`'s key, where
+    /// the question takes one: the first await, and an `inputResponses` entry no round asked
+    /// for.
+    fn unasked(&self, question: &dyn Asking, index: usize) -> Option<Value> {
+        let key = question.key();
+        if !question.core().unasked || index > 0 || self.answered_now(key, 0) {
+            return None;
+        }
+        self.responses.get(key).cloned()
+    }
+
+    /// The answer to a key awaited again after its last await was declined: the decline,
+    /// with nothing asked.
+    fn declined_before(
+        &self,
+        question: &dyn Asking,
+        read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
+    ) -> Result<(), Interrupt> {
+        let outcome = read(&json!({"action": "decline"}));
+        let attempt = Attempt::new(question.base_message(), outcome);
+        self.lock()
+            .attempts
+            .insert(question.key().to_owned(), vec![attempt]);
+        Ok(())
+    }
+
     /// Asks until `read` sees a final answer: live requests before 2026-07-28; on it, the
-    /// question is added to this round's requests and the body stops.
+    /// question is added to this round's requests, as the `index`-th await of its key, and
+    /// the body stops.
     async fn ask_until_final(
         &self,
         question: &dyn Asking,
+        index: usize,
         version: ProtocolVersion,
         attempts: &mut Attempts,
         read: &mut (dyn FnMut(&Value) -> AttemptOutcome + Send),
@@ -311,9 +362,8 @@ impl Ask {
                 .map_err(|e| Interrupt::Send(SendError::Schema(e)))?;
             if version.has_input_requests() {
                 let mut inner = self.lock();
-                if inner.pending.get(key).is_none() {
-                    request.add_to(key, &mut inner.pending);
-                }
+                request.add_to(key, &mut inner.pending);
+                inner.pending_at.insert(key.to_owned(), index);
                 return Err(Interrupt::InputRequired);
             }
             self.count_live_round()?;
@@ -343,10 +393,6 @@ impl Ask {
                     return Err(e);
                 }
             };
-            self.carried(|carried| {
-                carried.push_reply(key, reply.clone(), Some(took));
-                Ok(())
-            })?;
             let reply = unfold(question, version, &reply);
             let outcome = read(&reply);
             let repeated = repeats(&outcome, last_reply.as_ref(), &reply);
@@ -388,7 +434,7 @@ impl Ask {
     /// questions of one [`Ask::all`] share one, as they would on 2026-07-28.
     fn count_live_round(&self) -> Result<(), Interrupt> {
         let mut inner = self.lock();
-        if inner.batch == Some(true) {
+        if inner.batch.as_ref().is_some_and(|b| b.counted) {
             return Ok(());
         }
         if inner.live_rounds >= self.max_rounds {
@@ -398,15 +444,15 @@ impl Ask {
             });
         }
         inner.live_rounds += 1;
-        if inner.batch.is_some() {
-            inner.batch = Some(true);
+        if let Some(batch) = inner.batch.as_mut() {
+            batch.counted = true;
         }
         Ok(())
     }
 
     /// Marks the start (`true`) or end of the questions of one [`Ask::all`].
     pub(crate) fn batch(&self, start: bool) {
-        self.lock().batch = start.then_some(false);
+        self.lock().batch = start.then(super::Batch::default);
     }
 
     /// Whether asking more questions after `stop` is pointless: live requests stop at any

@@ -50,12 +50,11 @@ pub enum Interrupt {
     /// The `requestState` of the retry was refused, or the server could seal none
     /// ([`StateError::Unsealed`]). The body did not run.
     State(StateError),
-    /// One key was asked as two different questions in one run of the body.
+    /// One key was asked twice in one [`Ask::all`](super::Ask::all): a round asks each key
+    /// once.
     KeyReused {
         /// The key.
         key: String,
-        /// What differs.
-        change: Change,
     },
     /// A question changed again after it was asked again for having changed once: on
     /// 2026-07-28 the body computes it anew in every round, so it can never be answered.
@@ -106,10 +105,10 @@ impl fmt::Display for Interrupt {
             Interrupt::Url(e) => e.fmt(f),
             Interrupt::Send(e) => e.fmt(f),
             Interrupt::State(e) => e.fmt(f),
-            Interrupt::KeyReused { key, change } => write!(
+            Interrupt::KeyReused { key } => write!(
                 f,
-                "the key {key:?} was asked twice in one call as two different questions \
-                 ({change} differs); give each question its own key"
+                "the key {key:?} was asked twice in one `ask.all(..)`, where a round asks each \
+                 key once; give each question its own key"
             ),
             Interrupt::Changed { key, change } => write!(
                 f,
@@ -225,76 +224,41 @@ impl Interrupt {
 /// What a tool that asks returns: its own result, a request for the user's answers
 /// (2026-07-28), or the [`Interrupt`] that stopped it.
 ///
-/// A `#[tool]` function of rmcp can return it directly: it implements rmcp's
-/// `IntoCallToolResult` when `R` does. Elsewhere, an adapter's `into_response` turns it into
-/// the SDK's response.
-#[must_use = "the tool's result must be returned to the client"]
+/// Return it as it is: a `#[tool]` function of rmcp can return it directly (it implements
+/// rmcp's `IntoCallToolResult` when `R` does), and elsewhere an adapter's `into_response`
+/// turns it into the SDK's response. To change the tool's own result, [`map`](Asked::map) it:
+/// the other two variants carry questions still to be answered, or why the call stopped, and
+/// a tool that drops them behaves differently on 2026-07-28, where
+/// [`InputRequired`](Asked::InputRequired) is the question itself, than before it, where the
+/// question was asked live while the body ran.
+///
+/// ```
+/// # use elicit_core::ask::{Ask, Asked};
+/// # async fn plan(ask: &Ask) -> Asked<String> { ask.run(async { Ok("3 nights".to_owned()) }).await }
+/// async fn shout(ask: &Ask) -> Asked<String> {
+///     plan(ask).await.map(|plan| plan.to_uppercase())
+/// }
+/// # let _ = shout;
+/// ```
+#[must_use = "the tool's result must be returned to the client: it may hold the questions of this round"]
 #[derive(Debug)]
-pub struct Asked<R> {
-    outcome: Outcome<R>,
-}
-
-/// What an [`Asked`] holds.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Outcome<R> {
-    /// The tool finished.
+pub enum Asked<R> {
+    /// The tool finished with its own result.
     Done(R),
-    /// The round ended asking for answers (2026-07-28).
+    /// The round ended asking for answers (2026-07-28): the requests and the sealed state.
     InputRequired(InputRequired),
     /// The tool stopped.
     Stopped(Interrupt),
 }
 
 impl<R> Asked<R> {
-    /// The tool finished with `result`.
-    pub fn done(result: R) -> Self {
-        Asked {
-            outcome: Outcome::Done(result),
+    /// The tool's own result changed by `f`; a round that asks and a stop stay as they are.
+    pub fn map<S>(self, f: impl FnOnce(R) -> S) -> Asked<S> {
+        match self {
+            Asked::Done(result) => Asked::Done(f(result)),
+            Asked::InputRequired(required) => Asked::InputRequired(required),
+            Asked::Stopped(interrupt) => Asked::Stopped(interrupt),
         }
-    }
-
-    /// The tool stopped.
-    pub fn stopped(interrupt: Interrupt) -> Self {
-        Asked {
-            outcome: Outcome::Stopped(interrupt),
-        }
-    }
-
-    pub(crate) fn asking(required: InputRequired) -> Self {
-        Asked {
-            outcome: Outcome::InputRequired(required),
-        }
-    }
-
-    /// The tool's own result, if it finished.
-    pub fn result(&self) -> Option<&R> {
-        match &self.outcome {
-            Outcome::Done(result) => Some(result),
-            _ => None,
-        }
-    }
-
-    /// The requests for answers and the sealed state, if the round ended asking
-    /// (2026-07-28).
-    pub fn input_required(&self) -> Option<&InputRequired> {
-        match &self.outcome {
-            Outcome::InputRequired(required) => Some(required),
-            _ => None,
-        }
-    }
-
-    /// What stopped the tool, if something did.
-    pub fn interrupt(&self) -> Option<&Interrupt> {
-        match &self.outcome {
-            Outcome::Stopped(interrupt) => Some(interrupt),
-            _ => None,
-        }
-    }
-
-    /// What it holds, taken out: for an adapter to write the SDK's response.
-    pub fn into_outcome(self) -> Outcome<R> {
-        self.outcome
     }
 }
 

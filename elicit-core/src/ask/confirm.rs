@@ -96,6 +96,15 @@ impl std::fmt::Display for Unconfirmed {
 /// let _ = ask.confirm("pay", "Pay 120 EUR?").or_arguments();
 /// # }
 /// ```
+///
+/// Nor `accepting_unasked`: a yes counts only through the sealed state of the round that asked
+/// for it.
+///
+/// ```compile_fail
+/// # async fn body(ask: &elicit_core::ask::Ask) {
+/// let _ = ask.confirm("pay", "Pay 120 EUR?").accepting_unasked();
+/// # }
+/// ```
 #[must_use = "a question is asked when it is awaited"]
 pub struct ConfirmQuestion<'a> {
     form: FormQuestion<'a, Confirm>,
@@ -114,7 +123,7 @@ impl<'a> ConfirmQuestion<'a> {
         }
     }
 
-    /// Waits `deadline` for the answer to a live request (see
+    /// Waits `deadline` for the answer, live or in a round (see
     /// [`Ask::with_deadline`](super::Ask::with_deadline)); then it is not confirmed.
     pub fn deadline(self, deadline: Duration) -> Self {
         ConfirmQuestion {

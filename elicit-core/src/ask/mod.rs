@@ -44,7 +44,7 @@ mod state;
 mod trace;
 mod unavailable;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -53,7 +53,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use asked::{Asked, Ending, Interrupt, Outcome};
+pub use asked::{Asked, Ending, Interrupt};
 pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use port::{Call, Port, PortFuture, Request, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
@@ -63,7 +63,7 @@ pub use unavailable::{Unavailable, input_schema};
 
 pub use crate::protocol::client::{ElicitMode, ElicitationCapability};
 
-use state::{Binding, Carried, Identity};
+use state::{Binding, Carried};
 
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
@@ -76,8 +76,8 @@ pub const DEFAULT_MAX_ROUNDS: u32 = 10;
 /// How often a live request that waits for the person sends progress by default.
 pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// How long a live request waits for the person by default: then the question ends as a
-/// cancel that timed out.
+/// How long a question waits for the person by default: then it ends as a cancel that timed
+/// out, live or in a round (see [`Ask::with_deadline`]).
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(10 * 60);
 
 /// The shortest keep-alive interval: a shorter one is raised to it, so that a zero cannot
@@ -94,7 +94,11 @@ pub const MIN_KEEP_ALIVE: Duration = Duration::from_secs(1);
 ///   (from this round's `inputResponses`, or from an earlier round, carried in the sealed
 ///   `requestState`) resolves at once. The first unanswered one stops the body through `?`, and
 ///   [`run`](Ask::run) turns the stop into an `InputRequiredResult` that asks for it. The
-///   client retries the call with the answer, and the body runs again from the top.
+///   client retries the call with the answer and the state, and the body runs again from the
+///   top. An answer counts only through the state that asked for it: `inputResponses`
+///   without a state, or for a question the state did not ask, are no answers, and a call
+///   that carries them is asked as a first call is. Before 2026-07-28 neither is part of the
+///   protocol, and both are ignored.
 /// - **Before 2025-06-18** (2024-11-05, 2025-03-26): the client cannot show forms; questions
 ///   that opt into [`or_arguments`](FormQuestion::or_arguments) take their answers from the
 ///   arguments, as with any client without forms.
@@ -106,11 +110,19 @@ pub const MIN_KEEP_ALIVE: Duration = Duration::from_secs(1);
 /// sealed state. Choices are compared as a set, so their order may change.
 ///
 /// Each question has a key, yours to choose, that names it across rounds: keep keys stable,
-/// and give each question its own. A key asked twice as the same question gets the first
-/// answer; a key asked as two different questions stops the call with
-/// [`Interrupt::KeyReused`], on every version. A question that changed since it was answered
-/// (a deploy between two rounds, say) is asked again once, saying so; if it changes again,
-/// the call stops with [`Interrupt::Changed`].
+/// and give each question its own. **Every await is its own question**, on every version:
+///
+/// - awaiting a key again asks the person again (after a cancel, say: `if let
+///   ElicitResult::Cancel = answer { answer = ask.form::<T>("name").await? }` shows the form
+///   once more), and the `n`-th await of a key is the `n`-th in every round;
+/// - except after a decline, which is a hard stop: awaiting the key again returns the decline
+///   and asks nothing;
+/// - the awaits of one key may ask different questions (a re-ask with its own message, say),
+///   but one [`all`](Ask::all) asks each key once, and a key given twice stops the call with
+///   [`Interrupt::KeyReused`].
+///
+/// A question that changed since it was answered (a deploy between two rounds, say) is asked
+/// again once, saying so; if it changes again, the call stops with [`Interrupt::Changed`].
 pub struct Ask {
     port: Box<dyn Port>,
     /// The version forms are written for, or the unknown version the request named.
@@ -142,25 +154,36 @@ pub struct Ask {
 pub(crate) struct Inner {
     /// The call's carried state, opened on first use.
     carried: Option<Result<Carried, StateError>>,
-    /// When the opened state was sealed, in milliseconds since the Unix epoch.
-    pub(crate) issued_ms: Option<u64>,
-    /// A retry's `inputResponses` that came without a `requestState`: read as answers to the
-    /// questions the body asks first.
-    pub(crate) unclaimed: Map<String, Value>,
+    /// The awaits this round's `inputResponses` answered, by key and index: their answers
+    /// arrived now (for traces).
+    pub(crate) fresh: BTreeSet<(String, usize)>,
     /// This round's unanswered questions (2026-07-28).
     pub(crate) pending: InputRequests,
-    /// Every attempt at each key, as of its last ask.
+    /// Which await of its key each of this round's questions is.
+    pub(crate) pending_at: BTreeMap<String, usize>,
+    /// Every attempt at each key, as of its last await.
     pub(crate) attempts: BTreeMap<String, Vec<Attempt>>,
-    /// What each key was asked as in this run of the body.
-    pub(crate) asked: BTreeMap<String, Identity>,
+    /// How many times the body awaited each key in this run.
+    pub(crate) awaits: BTreeMap<String, usize>,
+    /// The keys whose last await in this run ended declined: a decline is final.
+    pub(crate) declined: BTreeSet<String>,
     /// Rounds of live requests so far (before 2026-07-28), for the round cap.
     pub(crate) live_rounds: u32,
-    /// Inside [`Ask::all`]: whether its round was counted yet.
-    pub(crate) batch: Option<bool>,
+    /// Inside [`Ask::all`]: whether its round was counted yet, and the keys it asked.
+    pub(crate) batch: Option<Batch>,
     /// Whether a body is running under [`Ask::run`].
     pub(crate) running: bool,
     /// The last progress value sent: each notification's is higher.
     pub(crate) progress: f64,
+}
+
+/// The questions of one [`Ask::all`] so far.
+#[derive(Default)]
+pub(crate) struct Batch {
+    /// Whether a live request of the batch counted its round.
+    pub(crate) counted: bool,
+    /// The keys asked.
+    pub(crate) keys: BTreeSet<String>,
 }
 
 impl std::fmt::Debug for Ask {
@@ -192,6 +215,13 @@ impl Ask {
             Some(text) => text.parse().map_err(|_| Some(text.to_owned())),
         };
         let elicitation = call.elicitation.filter(|_| version.is_ok() && !predates);
+        // Answers travel with a state from 2026-07-28 on; before, neither is part of the
+        // protocol, and a call that carries them asks its questions live.
+        let rounds = version.as_ref().is_ok_and(|v| v.has_input_requests());
+        let (responses, request_state) = match rounds {
+            true => (call.input_responses, call.request_state),
+            false => (None, None),
+        };
         Ask {
             port: Box::new(port),
             version,
@@ -199,8 +229,8 @@ impl Ask {
             predates,
             key,
             binding,
-            responses: call.input_responses.unwrap_or_default(),
-            request_state: call.request_state,
+            responses: responses.unwrap_or_default(),
+            request_state,
             max_rounds: DEFAULT_MAX_ROUNDS,
             retry: RetryPolicy::NONE,
             arguments: call.arguments.unwrap_or_default(),
@@ -242,15 +272,23 @@ impl Ask {
         self
     }
 
-    /// How long a live request (before 2026-07-28) waits for the person ([`DEFAULT_DEADLINE`],
-    /// ten minutes, by default). When it passes, the question ends as a cancel whose
-    /// [`Attempt`] says it [timed out](crate::retry::AnswerSource::TimedOut), keep-alive
-    /// stops, and the cancel is not asked again: a client that dropped the request (some
-    /// drop `elicitation/create` without a word) would drop the retry too. A question's own
-    /// `deadline` overrides it.
+    /// How long each question waits for the person ([`DEFAULT_DEADLINE`], ten minutes, by
+    /// default). When it passes, the question ends as a cancel whose [`Attempt`] says it
+    /// [timed out](crate::retry::AnswerSource::TimedOut), and the cancel is not asked again: a
+    /// client that dropped the request (some drop `elicitation/create` without a word) would
+    /// drop the retry too. A question's own `deadline` overrides it. It means the same on every
+    /// version:
     ///
-    /// On 2026-07-28 the server holds nothing while the person answers, so no deadline
-    /// applies: the sealed state's time to live ([`StateKey::with_ttl`]) bounds the wait.
+    /// - **Live** (before 2026-07-28), the request is given up at the deadline, and keep-alive
+    ///   stops.
+    /// - **In rounds** (2026-07-28), the server holds nothing while the person answers: the
+    ///   wait is measured from the round's result, whose time the sealed state carries, to the
+    ///   retry that brings the answer. An answer that comes later is read as the timed-out
+    ///   cancel.
+    /// - **The state** ([`StateKey::with_ttl`], [`DEFAULT_TTL`], an hour by default) bounds how
+    ///   long a retry may come at all: past it, the state is refused and the call must start
+    ///   again. Keep it longer than the longest deadline, so that a late answer reads as a
+    ///   timed-out cancel rather than a refused call.
     #[must_use]
     pub fn with_deadline(mut self, deadline: Duration) -> Self {
         self.deadline = deadline;
@@ -349,43 +387,48 @@ impl Ask {
     /// left unanswered is asked even where the body went on without its answer.
     pub async fn run<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R> {
         if let Err(refused) = self.carried(|_| Ok(())) {
-            return Asked::stopped(refused);
+            return Asked::Stopped(refused);
         }
         {
             let mut inner = self.lock();
             inner.running = true;
-            inner.asked.clear();
+            inner.awaits.clear();
+            inner.declined.clear();
         }
         let result = body.await;
-        let pending = {
+        let (pending, at) = {
             let mut inner = self.lock();
             inner.running = false;
-            std::mem::take(&mut inner.pending)
+            let at = std::mem::take(&mut inner.pending_at);
+            (std::mem::take(&mut inner.pending), at)
         };
         match result {
             Ok(_) | Err(Interrupt::InputRequired) if !pending.is_empty() => {
-                match self.end_round(pending) {
-                    Ok(required) => Asked::asking(required),
-                    Err(e) => Asked::stopped(e),
+                match self.end_round(pending, at) {
+                    Ok(required) => Asked::InputRequired(required),
+                    Err(e) => Asked::Stopped(e),
                 }
             }
-            Ok(result) => Asked::done(result),
-            Err(interrupt) => Asked::stopped(interrupt),
+            Ok(result) => Asked::Done(result),
+            Err(interrupt) => Asked::Stopped(interrupt),
         }
     }
 
-    /// Seals what the call knows and asks for `pending`.
-    fn end_round(&self, pending: InputRequests) -> Result<InputRequired, Interrupt> {
-        let keys: Vec<String> = pending.entries().keys().cloned().collect();
+    /// Seals what the call knows and asks for `pending`, each the await of its key `at` says.
+    fn end_round(
+        &self,
+        pending: InputRequests,
+        at: BTreeMap<String, usize>,
+    ) -> Result<InputRequired, Interrupt> {
         let sealed = self.carried(|carried| {
             if carried.round >= self.max_rounds {
                 return Err(Interrupt::TooManyRounds {
                     cap: self.max_rounds,
-                    pending: keys.clone(),
+                    pending: at.keys().cloned().collect(),
                 });
             }
             carried.round += 1;
-            carried.pending = keys.clone();
+            carried.pending = at;
             self.key
                 .seal(carried, &self.binding)
                 .map_err(Interrupt::State)
@@ -416,20 +459,19 @@ impl Ask {
     }
 
     /// The state the client echoed, with this round's answers to the questions it asked added
-    /// to it. Without a state, a retry's answers wait, unclaimed, for the questions the body
-    /// asks (a client that answers without the state, as the conformance suite's does).
+    /// to it. Answers count only through the state that asked for them: without a state, a
+    /// call is a first call, whatever `inputResponses` it carries.
     fn open(&self, inner: &mut Inner) -> Result<Carried, StateError> {
         let Some(sealed) = &self.request_state else {
-            inner.unclaimed = self.responses.clone();
             return Ok(Carried::new());
         };
         let (mut carried, issued) = self.key.open(sealed, &self.binding)?;
-        inner.issued_ms = Some(issued);
         // This round's answers took from the round's result to this retry.
         let took = Duration::from_millis(state::now_ms().saturating_sub(issued));
-        for key in std::mem::take(&mut carried.pending) {
+        for (key, index) in std::mem::take(&mut carried.pending) {
             if let Some(reply) = self.responses.get(&key) {
-                carried.push_reply(&key, reply.clone(), Some(took));
+                carried.push_reply(&key, index, reply.clone(), Some(took));
+                inner.fresh.insert((key, index));
             }
         }
         Ok(carried)
@@ -457,8 +499,8 @@ impl Ask {
         self
     }
 
-    /// Whether this round's `inputResponses` hold an answer under `key`.
-    pub(crate) fn answered_now(&self, key: &str) -> bool {
-        self.responses.contains_key(key)
+    /// Whether this round's `inputResponses` answered the `index`-th await of `key`.
+    pub(crate) fn answered_now(&self, key: &str, index: usize) -> bool {
+        self.lock().fresh.contains(&(key.to_owned(), index))
     }
 }

@@ -166,6 +166,8 @@ pub struct Core<'a> {
     keep_alive: Option<Duration>,
     /// Opted into answers and pre-filling from the call's arguments.
     pub(super) arguments: bool,
+    /// Opted into an answer the client sends without being asked.
+    pub(super) unasked: bool,
     /// Answered by a person only (a confirmation): never from the arguments.
     pub(super) person_only: bool,
 }
@@ -181,6 +183,7 @@ impl<'a> Core<'a> {
             deadline: None,
             keep_alive: None,
             arguments: false,
+            unasked: false,
             person_only: false,
         }
     }
@@ -352,14 +355,31 @@ macro_rules! form_settings {
             self.core.arguments = true;
             self
         }
+
+        /// Takes an answer the client sends under the question's key without being asked: on
+        /// 2026-07-28, an `inputResponses` entry that no sealed round asked for, such as one
+        /// sent up front on a first call. Such an answer is the client's, as an argument is:
+        /// nothing shows that a person saw the question. It answers the first await of the
+        /// key only, its [`Attempt`](crate::retry::Attempt) says
+        /// [`Unasked`](crate::retry::AnswerSource::Unasked), and it is final: content that
+        /// breaks the form ends the call as content from a person would.
+        ///
+        /// Off by default, and a confirmation has no such setting: an answer counts only
+        /// through the sealed state of the round that asked for it, so that a call cannot
+        /// carry a yes nobody was shown. Opt in only for a question whose answer the client may
+        /// as well give as an argument.
+        pub fn accepting_unasked(mut self) -> Self {
+            self.core.unasked = true;
+            self
+        }
     };
 }
 
-/// The settings of every question that may be a live request, written once for each.
+/// The settings of every question's waits, written once for each.
 macro_rules! live_settings {
     () => {
-        /// Waits `deadline` for the answer to a live request (see
-        /// [`Ask::with_deadline`]); then the question ends as a cancel that timed out.
+        /// Waits `deadline` for the answer, live or in a round (see [`Ask::with_deadline`]);
+        /// then the question ends as a cancel that timed out.
         pub fn deadline(mut self, deadline: Duration) -> Self {
             self.core.deadline = Some(deadline);
             self

@@ -46,7 +46,10 @@ impl fmt::Display for Change {
 
 type JsonObject = Map<String, Value>;
 
-/// How long a sealed state stays valid by default: the time a user has to answer one round.
+/// How long a sealed state stays valid by default: an hour, six times the default deadline
+/// of a question ([`DEFAULT_DEADLINE`](super::DEFAULT_DEADLINE)), so that an answer that comes
+/// after its deadline is read as a cancel that timed out, not refused with its state. See
+/// [`Ask::with_deadline`](super::Ask::with_deadline) for how the waits fit together.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(60 * 60);
 
 /// Who the caller is, from an SDK's request context: `None` for nobody in particular, and
@@ -208,8 +211,10 @@ impl StateKey {
         self
     }
 
-    /// How long a sealed state stays valid after it is sent: the time a user has to answer one
-    /// round.
+    /// How long a sealed state stays valid after it is sent: the longest a retry may take to
+    /// come back. Past it, the state is refused and the call starts again. Keep it longer than
+    /// the longest deadline of a question ([`Ask::with_deadline`](super::Ask::with_deadline)),
+    /// which measures how long the person had.
     #[must_use]
     pub fn with_ttl(mut self, ttl: Duration) -> Self {
         self.ttl = ttl;
@@ -460,18 +465,20 @@ pub(crate) struct Carried {
     pub v: u32,
     /// How many rounds ended asking for input.
     pub round: u32,
-    /// Every question asked so far, by key.
-    pub keys: BTreeMap<String, Answers>,
-    /// The keys the sealed round asked for: the only ones whose `inputResponses` are read.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pending: Vec<String>,
+    /// Every question asked so far: by key, one entry per time the body awaited the key, in
+    /// the order of the awaits.
+    pub keys: BTreeMap<String, Vec<Answers>>,
+    /// The questions the sealed round asked for, by key, with the await each one is: the only
+    /// `inputResponses` that are read.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pending: BTreeMap<String, usize>,
     /// Values the body computed once ([`Ask::once`](super::Ask::once)), by key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub memo: BTreeMap<String, Value>,
 }
 
 impl Carried {
-    pub const VERSION: u32 = 2;
+    pub const VERSION: u32 = 3;
 
     pub fn new() -> Self {
         Carried {
@@ -480,19 +487,29 @@ impl Carried {
         }
     }
 
-    /// The replies so far to the question under `key` whose identity is `now`, registered if
-    /// the key is new.
+    /// The replies so far to the `index`-th await of `key`, whose question is `now`,
+    /// registered if it is new.
     ///
     /// Replies to a question that has changed since (a field added between two rounds, a
     /// price in its message, say) are dropped: they answer something else, and the question is
     /// asked again, once. If it has changed before, what changed is the error.
-    pub fn register(&mut self, key: &str, now: &Identity) -> Result<&Answers, Change> {
-        let answers = self.keys.entry(key.to_owned()).or_insert_with(|| Answers {
-            identity: now.clone(),
-            changed: false,
-            replies: Vec::new(),
-            took_ms: Vec::new(),
-        });
+    pub fn register(
+        &mut self,
+        key: &str,
+        index: usize,
+        now: &Identity,
+    ) -> Result<&Answers, Change> {
+        let awaits = self.keys.entry(key.to_owned()).or_default();
+        while awaits.len() <= index {
+            awaits.push(Answers {
+                identity: now.clone(),
+                changed: false,
+                unasked: false,
+                replies: Vec::new(),
+                took_ms: Vec::new(),
+            });
+        }
+        let answers = &mut awaits[index];
         if let Some(change) = answers.identity.change_to(now) {
             if answers.changed {
                 return Err(change);
@@ -505,9 +522,21 @@ impl Carried {
         Ok(answers)
     }
 
-    /// Adds a reply to the question under `key`, which was registered, and how long it took.
-    pub fn push_reply(&mut self, key: &str, reply: Value, took: Option<Duration>) {
-        if let Some(answers) = self.keys.get_mut(key) {
+    /// Adds the reply the client sent unasked as the first of the first await of `key`, which
+    /// was registered and has none.
+    pub fn push_unasked(&mut self, key: &str, reply: Value) {
+        if let Some(answers) = self.keys.get_mut(key).and_then(|a| a.first_mut())
+            && answers.replies.is_empty()
+        {
+            answers.unasked = true;
+            answers.push(reply, None);
+        }
+    }
+
+    /// Adds a reply to the `index`-th await of `key`, which was registered, and how long it
+    /// took.
+    pub fn push_reply(&mut self, key: &str, index: usize, reply: Value, took: Option<Duration>) {
+        if let Some(answers) = self.keys.get_mut(key).and_then(|a| a.get_mut(index)) {
             answers.push(reply, took);
         }
     }
@@ -571,6 +600,9 @@ pub(crate) struct Answers {
     /// Whether it was asked again once already for having changed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub changed: bool,
+    /// Whether the first reply came unasked ([`AnswerSource::Unasked`](crate::retry::AnswerSource::Unasked)).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unasked: bool,
     pub replies: Vec<Value>,
     /// How long each reply took, where known, in milliseconds.
     pub took_ms: Vec<Option<u64>>,
@@ -647,12 +679,13 @@ mod tests {
         carried.round = 2;
         carried.keys.insert(
             "k".into(),
-            Answers {
+            vec![Answers {
                 identity: identity("K", "q"),
                 changed: false,
+                unasked: false,
                 replies: vec![json!({"action": "accept", "content": {"city": "Quillacollo"}})],
                 took_ms: vec![Some(40)],
-            },
+            }],
         );
         carried
     }
@@ -736,25 +769,28 @@ mod tests {
         let mut carried = carried();
         assert_eq!(
             carried
-                .register("k", &identity("K", "q"))
+                .register("k", 0, &identity("K", "q"))
                 .unwrap()
                 .replies
                 .len(),
             1
         );
-        let again = carried.register("k", &identity("K", "q2")).unwrap();
+        let again = carried.register("k", 0, &identity("K", "q2")).unwrap();
         assert!(again.replies.is_empty() && again.changed);
         // The same again is no change.
-        assert!(carried.register("k", &identity("K", "q2")).is_ok());
+        assert!(carried.register("k", 0, &identity("K", "q2")).is_ok());
         // A second change is the error, saying what changed.
         assert_eq!(
-            carried.register("k", &identity("L", "q2")).unwrap_err(),
+            carried.register("k", 0, &identity("L", "q2")).unwrap_err(),
             Change::Kind
         );
         assert_eq!(
-            carried.register("k", &identity("K", "q3")).unwrap_err(),
+            carried.register("k", 0, &identity("K", "q3")).unwrap_err(),
             Change::Message
         );
+        // The next await of the key is a question of its own, with no replies yet.
+        let next = carried.register("k", 1, &identity("L", "other")).unwrap();
+        assert!(next.replies.is_empty() && !next.changed);
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub(super) fn question(
         let source = match last.map(|a| a.source) {
             Some(AnswerSource::Arguments) => "arguments",
             Some(AnswerSource::TimedOut) => "timed_out",
+            Some(AnswerSource::Unasked) => "unasked",
             _ => "person",
         };
         let mut rules = String::new();

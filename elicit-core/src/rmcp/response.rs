@@ -6,7 +6,7 @@ use ::rmcp::model::{
     CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData, InputRequiredResult,
 };
 
-use crate::ask::{Asked, Ending, Interrupt, Outcome};
+use crate::ask::{Asked, Ending, Interrupt};
 use crate::protocol::jsonrpc::RpcError;
 
 impl Interrupt {
@@ -31,12 +31,12 @@ impl<R> Asked<R> {
     where
         R: IntoCallToolResult,
     {
-        match self.into_outcome() {
-            Outcome::Done(result) => result.into_call_tool_result(),
-            Outcome::InputRequired(required) => InputRequiredResult::try_from(&required)
+        match self {
+            Asked::Done(result) => result.into_call_tool_result(),
+            Asked::InputRequired(required) => InputRequiredResult::try_from(&required)
                 .map(Into::into)
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None)),
-            Outcome::Stopped(interrupt) => interrupt.into_response(),
+            Asked::Stopped(interrupt) => interrupt.into_response(),
         }
     }
 }

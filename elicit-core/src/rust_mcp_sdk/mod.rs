@@ -73,8 +73,9 @@
 //! What differs from rmcp, and why:
 //!
 //! - **2026-07-28 only.** The SDK refuses every other version before a tool runs, so there
-//!   are no live requests, no deadline and no keep-alive: the sealed state's time to live
-//!   bounds the wait. Its own client gives each round 30 seconds.
+//!   are no live requests and no keep-alive. A question's deadline holds in rounds, measured
+//!   from the round's result to the retry, and the sealed state's time to live bounds how late
+//!   a retry may come. Its own client gives each round 30 seconds.
 //! - **Fractional numbers.** The SDK reads a `tools/call` whose `inputResponses` hold a number
 //!   it cannot (`2.5`, `3.0`, `1e2`, `-0`) as a custom request, and would answer "method not
 //!   found". Route `handle_custom_request` through [`ask_custom`], as above: the call then

@@ -5,7 +5,7 @@
 use ::rust_mcp_sdk::schema::{CallToolResult, GenericResult, RpcError, ServerResult};
 use serde_json::Value;
 
-use crate::ask::{Asked, Ending, Interrupt, Outcome};
+use crate::ask::{Asked, Ending, Interrupt};
 use crate::protocol::input::InputRequired;
 use crate::protocol::jsonrpc::RpcError as Rpc;
 
@@ -65,12 +65,10 @@ impl<R: IntoCallToolResult> Asked<R> {
     ///
     /// A JSON-RPC error, as [`Interrupt::into_server_result`].
     pub fn into_server_result(self) -> Result<ServerResult, RpcError> {
-        match self.into_outcome() {
-            Outcome::Done(result) => {
-                Ok(ServerResult::CallToolResult(result.into_call_tool_result()))
-            }
-            Outcome::InputRequired(required) => input_required(&required),
-            Outcome::Stopped(interrupt) => interrupt.into_server_result(),
+        match self {
+            Asked::Done(result) => Ok(ServerResult::CallToolResult(result.into_call_tool_result())),
+            Asked::InputRequired(required) => input_required(&required),
+            Asked::Stopped(interrupt) => interrupt.into_server_result(),
         }
     }
 

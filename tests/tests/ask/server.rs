@@ -180,17 +180,15 @@ async fn connect(ask: &Ask) -> Asked<CallToolResult> {
     .await
 }
 
+/// One key awaited three times: each await is a question of its own.
 async fn reuse(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async {
         let trip = ask.form::<Trip>("k").await?;
         let again = ask.form::<Trip>("k").await?;
-        if trip != again {
-            return Err(
-                ErrorData::internal_error("a key asked twice got two answers", None).into(),
-            );
-        }
         let extras = ask.form::<Extras>("k").await?;
-        Ok(json_result(json!({"trip": trip, "extras": extras})))
+        Ok(json_result(
+            json!({"trip": trip, "again": again, "extras": extras}),
+        ))
     })
     .await
 }

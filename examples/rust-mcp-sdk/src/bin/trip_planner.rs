@@ -52,7 +52,7 @@ impl TripPlanner {
     async fn call(&self, name: &str, ask: Ask) -> Asked<String> {
         match name {
             "plan_trip" => plan_trip(ask).await,
-            other => Asked::stopped(Interrupt::Error(elicit_core::RpcError {
+            other => Asked::Stopped(Interrupt::Error(elicit_core::RpcError {
                 code: -32602,
                 message: format!("unknown tool `{other}`"),
                 data: None,
