@@ -9,6 +9,7 @@ use syn::{DeriveInput, Ident, Path, Type, WhereClause, parse_quote};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::features;
+use crate::kinds;
 use crate::model::{Container, Data};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -118,8 +119,12 @@ fn form(cont: &Container) -> TokenStream {
             where_clause
                 .predicates
                 .push(parse_quote!(#ty: #krate::ElicitField));
+            where_clause
+                .predicates
+                .extend(kinds::predicates(field, &krate));
         } else {
             features.extend(features::check(ty, &krate));
+            features.extend(kinds::check(field, &krate));
         }
     }
     // `check` refused a form with neither.

@@ -11,6 +11,7 @@ mod ctxt;
 mod expand;
 mod features;
 mod keys;
+mod kinds;
 mod model;
 mod sensitive;
 

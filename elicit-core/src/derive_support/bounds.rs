@@ -182,3 +182,37 @@ impl<T: ?Sized> NeedsTime for T {}
 pub trait NeedsUrl {}
 #[cfg(feature = "url")]
 impl<T: ?Sized> NeedsUrl for T {}
+
+// What a field's bounding keys ask of its type: the derive asks `TakesRange` of a field with
+// `range` and `TakesLength` of one with `length`, so that a bound the property cannot carry
+// is an error at the key instead of a bound dropped from the form.
+
+#[diagnostic::on_unimplemented(
+    message = "`range` bounds a number, and a `{Self}` field is not one",
+    label = "`range` on a field of type `{Self}`",
+    note = "a string's length is bounded with `length(min = .., max = ..)`, as is a multi-select's count of choices"
+)]
+/// A field type whose value `range` bounds: a number, or an `Option` of one.
+pub trait TakesRange {}
+
+#[diagnostic::on_unimplemented(
+    message = "`length` bounds a string or a multi-select, and a `{Self}` field is neither",
+    label = "`length` on a field of type `{Self}`",
+    note = "a number is bounded with `range(min = .., max = ..)`; a choice, a boolean and a date take no bound"
+)]
+/// A field type whose value `length` bounds: a string (of characters), a multi-select (of
+/// choices), or an `Option` of one.
+pub trait TakesLength {}
+
+macro_rules! takes {
+    ($bound:ident: $($t:ty),*) => { $(impl $bound for $t {})* };
+}
+
+takes!(TakesRange: i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+takes!(TakesLength: String, crate::Email);
+
+impl<T: TakesRange> TakesRange for Option<T> {}
+impl<T: TakesLength> TakesLength for Option<T> {}
+impl<E: ElicitChoice> TakesLength for Vec<E> {}
+impl<E: ElicitChoice> TakesLength for BTreeSet<E> {}
+impl<E: ElicitChoice, S> TakesLength for HashSet<E, S> {}

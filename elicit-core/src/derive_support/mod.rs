@@ -9,7 +9,7 @@ mod names;
 
 pub use bounds::{
     ElicitChoice, ElicitField, ElicitValue, HasDeserialize, HasJsonSchema, NeedsChrono, NeedsTime,
-    NeedsUrl,
+    NeedsUrl, TakesLength, TakesRange,
 };
 pub use cache::SchemaCache;
 pub use schemars;
