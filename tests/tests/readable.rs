@@ -288,13 +288,14 @@ fn bounds_read_as_words() {
 #[test]
 fn asking_again_keeps_numbers_choices_and_replaces_broken_defaults() {
     let schema = RequestedSchema::builder()
-        .field(Field::string("name").min_length(1))
+        .field(Field::string("name").min_length(2))
         .field(Field::integer("party_size").range(1, 12))
         .field(Field::select("seat", ["in", "out"]))
         .field(Field::string("code").min_length(3).default("x"))
         .build()
         .unwrap();
-    let content = json!({"name": "", "party_size": 4, "seat": "out", "code": "abc"});
+    // (An optional name left `""` would read as not given: "A" is refused.)
+    let content = json!({"name": "A", "party_size": 4, "seat": "out", "code": "abc"});
     let (again, defaults) = asked_again(&schema, &content);
     assert_eq!(
         defaults,

@@ -9,16 +9,18 @@
 //! Keys reach the target as the text the client sent; the target's own `Deserialize` decides
 //! what each one means.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::check::{Seeded, Target, stop};
 use super::sink::{Sink, refuse_others};
 use crate::derive_support::HasDeserialize;
 use crate::error::{Location, Rule};
+use crate::schema::rules;
 
 /// Deserializes accepted content into `C` through the rules.
 pub(crate) struct ContentSeed<'a, 's, C> {
@@ -141,15 +143,22 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
 }
 
 /// The properties of accepted content, each key matched to its property as it is read.
-struct ContentMap<'a, 's, A> {
+struct ContentMap<'a, 's, 'de, A> {
     inner: A,
     keys: Keys<'a, 's>,
+    /// The value of the key just handed on, where it was read first to see whether it is a
+    /// blank that reads as absent.
+    peeked: Option<Peeked<'de>>,
 }
 
-impl<'a, 's, A> ContentMap<'a, 's, A> {
+impl<'a, 's, A> ContentMap<'a, 's, '_, A> {
     fn new(sink: &'a Sink<'s>, inner: A) -> Self {
         let keys = Keys::new(sink);
-        ContentMap { inner, keys }
+        ContentMap {
+            inner,
+            keys,
+            peeked: None,
+        }
     }
 }
 
@@ -205,68 +214,168 @@ impl<'a, 's> Keys<'a, 's> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, 'de, A> {
     type Error = A::Error;
 
+    /// Hands the target the next key, skipping a key whose value is a blank that reads as
+    /// absent ([`blank_is_absent`](crate::schema::rules::blank_is_absent)): for those
+    /// properties the value is read first, and kept for the target.
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        let keys = &mut self.keys;
-        let key = self.inner.next_key_seed(KeySeed { seed, keys })?;
-        if key.is_none() {
-            self.keys.end();
+        loop {
+            let Some(key) = self.inner.next_key_seed(KeyText)? else {
+                self.keys.end();
+                return Ok(None);
+            };
+            self.keys.find(&key);
+            let schema = self.keys.sink.schema;
+            if let Some(i) = self.keys.found
+                && rules::blank_is_absent(schema, i)
+            {
+                let value = self.inner.next_value_seed(Peek)?;
+                if value.is_blank() {
+                    self.keys.found = None;
+                    continue;
+                }
+                self.peeked = Some(value);
+            }
+            return seed.deserialize(key.into_deserializer()).map(Some);
         }
-        Ok(key)
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        match self.keys.found.take() {
-            Some(i) => self.inner.next_value_seed(Seeded {
+        let sink = self.keys.sink;
+        match (self.keys.found.take(), self.peeked.take()) {
+            (Some(i), Some(peeked)) => peeked.read(Seeded {
                 seed,
                 target: Target::Prop(i),
-                sink: self.keys.sink,
+                sink,
             }),
-            None => self.inner.next_value_seed(seed),
+            (Some(i), None) => self.inner.next_value_seed(Seeded {
+                seed,
+                target: Target::Prop(i),
+                sink,
+            }),
+            (None, _) => self.inner.next_value_seed(seed),
         }
     }
 }
 
-/// Reads a key as text, matches it to its property, and hands the same text to the target's
-/// key seed.
-struct KeySeed<'k, 'a, 's, K> {
-    seed: K,
-    keys: &'k mut Keys<'a, 's>,
-}
+/// Reads a key as its text, borrowed where the input allows.
+struct KeyText;
 
-impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, '_, K> {
-    type Value = K::Value;
+impl<'de> DeserializeSeed<'de> for KeyText {
+    type Value = Cow<'de, str>;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<K::Value, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, '_, '_, K> {
-    type Value = K::Value;
+impl<'de> Visitor<'de> for KeyText {
+    type Value = Cow<'de, str>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a property name")
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<K::Value, E> {
-        self.keys.find(v);
-        self.seed
-            .deserialize(de::value::BorrowedStrDeserializer::new(v))
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<K::Value, E> {
-        self.keys.find(v);
-        self.seed.deserialize(de::value::StrDeserializer::new(v))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
     }
 
-    fn visit_string<E: de::Error>(self, v: String) -> Result<K::Value, E> {
-        self.keys.find(&v);
-        self.seed.deserialize(de::value::StringDeserializer::new(v))
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+/// A value read ahead of its target: a string as it came, anything else (which its string
+/// property refuses) as JSON.
+enum Peeked<'de> {
+    Text(Cow<'de, str>),
+    Other(serde_json::Value),
+}
+
+impl<'de> Peeked<'de> {
+    fn is_blank(&self) -> bool {
+        matches!(self, Peeked::Text(text) if text.is_empty())
+    }
+
+    /// Hands the value to `seed`, through the rules as any value goes.
+    fn read<T: DeserializeSeed<'de>, E: de::Error>(self, seed: T) -> Result<T::Value, E> {
+        match self {
+            Peeked::Text(text) => seed.deserialize(text.into_deserializer()),
+            Peeked::Other(value) => seed.deserialize(value).map_err(E::custom),
+        }
+    }
+}
+
+/// Reads a value ahead of its target.
+struct Peek;
+
+impl<'de> DeserializeSeed<'de> for Peek {
+    type Value = Peeked<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Peeked<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Peek {
+    type Value = Peeked<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a form value")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Text(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Text(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Text(Cow::Owned(v)))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Other(v.into()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Other(v.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Other(v.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Other(v.into()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Other(serde_json::Value::Null))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Peeked<'de>, E> {
+        Ok(Peeked::Other(serde_json::Value::Null))
+    }
+
+    fn visit_seq<S: de::SeqAccess<'de>>(self, seq: S) -> Result<Peeked<'de>, S::Error> {
+        let value = de::Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+        Ok(Peeked::Other(value))
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Peeked<'de>, M::Error> {
+        let value = de::Deserialize::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        Ok(Peeked::Other(value))
     }
 }

@@ -28,6 +28,35 @@ pub(crate) fn quoted(s: &str) -> String {
     serde_json::to_string(&head).unwrap_or_default()
 }
 
+/// Whether `""` for property `i` reads as if the property were not sent: the property is
+/// optional, and `""` cannot meet its rules (a format, a least length, a pattern or the choices
+/// of a single-select). Many form UIs send an untouched text box as `""`; the person gave no
+/// answer, not a wrong one.
+pub(crate) fn blank_is_absent(schema: &RequestedSchema, i: usize) -> bool {
+    /// Notes whether any rule broke.
+    struct Breaks(std::cell::Cell<bool>);
+
+    impl Found for Breaks {
+        fn broke(&self, _: Rule, _: String) {
+            self.0.set(true);
+        }
+        fn spend_pattern_work(&self, _: u64) -> bool {
+            true
+        }
+        fn max_string_bytes(&self) -> usize {
+            usize::MAX
+        }
+    }
+
+    let prop = &schema.properties[i];
+    if prop.required || !matches!(prop.kind, Kind::String(_) | Kind::Select(_)) {
+        return false;
+    }
+    let breaks = Breaks(std::cell::Cell::new(false));
+    check_str(schema, i, "", &breaks);
+    breaks.0.get()
+}
+
 /// A string as the value of property `i`.
 pub(crate) fn check_str(schema: &RequestedSchema, i: usize, s: &str, found: &dyn Found) {
     let prop = &schema.properties[i];

@@ -91,3 +91,114 @@ fn checking_even_an_empty_string_against_a_pattern_costs_work() {
     let e = schema.parse_reply_json_with(&empty, &none).unwrap_err();
     assert_eq!(e.violations()[0].rule(), &Rule::PatternBudget);
 }
+
+/// A receipt, where every field but the amount may be left empty.
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+struct Receipt {
+    #[schemars(range(min = 1))]
+    amount: u32,
+    #[schemars(url)]
+    receipt_url: Option<String>,
+    #[schemars(email)]
+    email: Option<String>,
+    #[schemars(length(min = 2))]
+    note: Option<String>,
+    category: Option<Category>,
+    /// Anything: `""` is a value here.
+    memo: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+enum Category {
+    Travel,
+    Meals,
+}
+
+/// An optional field answered `""`, as many form UIs send an untouched text box, reads as not
+/// sent where `""` cannot meet its rules (a format, a least length, a choice), on every entry
+/// point; where `""` meets them it stays a value, and a required field's `""` is refused.
+#[test]
+fn a_blank_optional_field_reads_as_absent_on_every_entry_point() {
+    let blank = reply(json!({
+        "amount": 12, "receipt_url": "", "email": "", "note": "", "category": "", "memo": ""
+    }));
+    let check = |receipt: Receipt, how: &str| {
+        assert_eq!(receipt.amount, 12, "{how}");
+        assert_eq!(receipt.receipt_url, None, "{how}");
+        assert_eq!(receipt.email, None, "{how}");
+        assert_eq!(receipt.note, None, "{how}");
+        assert!(receipt.category.is_none(), "{how}");
+        assert_eq!(receipt.memo.as_deref(), Some(""), "{how}");
+    };
+    let text = blank.to_string();
+    let accepted = |r: ElicitResult<Receipt>| r.accepted().expect("accepted");
+    check(
+        accepted(ElicitResult::from_json(&text).unwrap()),
+        "from_json",
+    );
+    check(
+        accepted(ElicitResult::from_slice(text.as_bytes()).unwrap()),
+        "from_slice",
+    );
+    check(
+        accepted(ElicitResult::from_value(&blank).unwrap()),
+        "from_value",
+    );
+    check(
+        accepted(serde_json::from_str(&text).unwrap()),
+        "Deserialize from text",
+    );
+    check(
+        accepted(serde_json::from_value(blank.clone()).unwrap()),
+        "Deserialize from a value",
+    );
+    // Content before the action is held and read by the same reader.
+    let early = r#"{"content":{"amount":12,"receipt_url":"","email":"","note":"","category":"","memo":""},"action":"accept"}"#;
+    check(
+        accepted(ElicitResult::from_json(early).unwrap()),
+        "early content",
+    );
+
+    let schema = Receipt::requested_schema();
+    let expected = json!({"amount": 12, "memo": ""});
+    for (how, content) in [
+        ("parse_reply_json", schema.parse_reply_json(&text).unwrap()),
+        (
+            "parse_reply_value",
+            schema.parse_reply_value(&blank).unwrap(),
+        ),
+    ] {
+        let content = content.accepted().expect("accepted");
+        assert_eq!(serde_json::Value::Object(content), expected, "{how}");
+    }
+    assert!(
+        schema
+            .validate_content(blank["content"].as_object().unwrap())
+            .is_ok()
+    );
+
+    // Another value is still held to the rules, and so is a required field's blank.
+    let wrong = reply(json!({"amount": 12, "receipt_url": "not a url"}));
+    let error = ElicitResult::<Receipt>::from_value(&wrong).unwrap_err();
+    assert_eq!(error.violations()[0].property(), Some("receipt_url"));
+    let required = RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": {"email": {"type": "string", "format": "email"}},
+        "required": ["email"]
+    }))
+    .unwrap();
+    let error = required
+        .parse_reply_value(&reply(json!({"email": ""})))
+        .unwrap_err();
+    assert!(
+        matches!(error.violations()[0].rule(), Rule::Format(_)),
+        "{error}"
+    );
+    // A blank given twice is still a key given twice.
+    let twice = r#"{"action":"accept","content":{"amount":1,"email":"","email":""}}"#;
+    let error = ElicitResult::<Receipt>::from_json(twice).unwrap_err();
+    assert!(
+        matches!(error.violations()[0].rule(), Rule::DuplicateKey),
+        "{error}"
+    );
+}
