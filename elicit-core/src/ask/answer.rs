@@ -143,7 +143,7 @@ impl Ask {
     ) -> Option<Unavailable> {
         let schema = question.schema()?;
         let version = self.version().ok()?;
-        let Ok(Request::Form(form)) = question.request(version, &question.base_message(), None)
+        let Ok(Request::Form(form)) = question.request(version, &question.base_message(), None, 0)
         else {
             return None;
         };
@@ -351,7 +351,7 @@ impl Ask {
             let keep = refused
                 .zip(content)
                 .map(|(error, content)| (content, error));
-            let request = question.request(version, attempts.message(), keep)?;
+            let request = question.request(version, attempts.message(), keep, index)?;
             if let Err(missing) = self.check_capability(request.mode(), version) {
                 return self.answer_from_arguments(question, &request, attempts, read, missing);
             }

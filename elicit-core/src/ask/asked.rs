@@ -159,8 +159,18 @@ impl From<SchemaError> for Interrupt {
     }
 }
 
-/// The client is told one thing whatever was wrong with its state, as rmcp's codec advises.
-const STATE_REFUSED: &str = "the requestState was refused: it was altered, has expired, was used already, or belongs to another call; call the tool again without it";
+/// What the client is told of a state that opened under none of the server's keys: the cause
+/// is the server's setup, and a new call mends it.
+const STATE_UNKNOWN_KEY: &str = "the requestState was refused: it was sealed under a key this server does not hold, so the server may have restarted, or be one of several that do not share a key; call the tool again without it";
+
+/// What the client is told of a state that was used already (only a server with a replay
+/// guard refuses one).
+const STATE_USED: &str =
+    "the requestState was refused: it was used already; call the tool again without it";
+
+/// What the client is told of any other refused state, whatever was wrong with it, as rmcp's
+/// codec advises.
+const STATE_REFUSED: &str = "the requestState was refused: it was altered, has expired, or belongs to another call or caller; call the tool again without it";
 
 /// How an interrupted call ends on the wire, whatever the SDK.
 #[derive(Debug, Clone, PartialEq)]
@@ -201,6 +211,12 @@ impl Interrupt {
             // which no retry of the client's mends.
             Interrupt::State(e @ StateError::Unsealed(_)) => {
                 Ending::Rpc(RpcError::internal(e.to_string()))
+            }
+            Interrupt::State(StateError::UnknownKey) => {
+                Ending::Rpc(RpcError::invalid_params(STATE_UNKNOWN_KEY))
+            }
+            Interrupt::State(StateError::Replayed) => {
+                Ending::Rpc(RpcError::invalid_params(STATE_USED))
             }
             Interrupt::State(_) => Ending::Rpc(RpcError::invalid_params(STATE_REFUSED)),
             Interrupt::Unavailable(u) => Ending::ToolError {
@@ -274,8 +290,9 @@ pub(crate) fn graver(first: Option<Interrupt>, next: Interrupt) -> Interrupt {
 mod tests {
     use super::*;
 
-    /// A state the client sent is refused with one message whatever was wrong; a state the
-    /// server could not seal is the server's fault.
+    /// A state the client sent is refused with one message whatever was wrong with it, but a
+    /// key the server does not hold (its setup) and a replay (where it guards against one) are
+    /// said; a state the server could not seal is the server's fault.
     #[test]
     fn a_refused_state_is_the_clients_and_an_unsealed_one_the_servers() {
         let code = |error| match Interrupt::State(error).ending() {
@@ -285,10 +302,20 @@ mod tests {
         for refused in [
             StateError::DoesNotOpen,
             StateError::Expired,
-            StateError::Replayed,
+            StateError::Unreadable("not a sealed requestState".into()),
         ] {
-            assert_eq!(code(refused), (-32602, STATE_REFUSED.to_owned()));
+            let (code, message) = code(refused);
+            assert_eq!((code, message.as_str()), (-32602, STATE_REFUSED));
+            // Only a server with a replay guard says a state was used.
+            assert!(!message.contains("used already"), "{message}");
         }
+        assert_eq!(code(StateError::Replayed), (-32602, STATE_USED.to_owned()));
+        let (code_, message) = code(StateError::UnknownKey);
+        assert_eq!(code_, -32602);
+        assert!(
+            message.contains("may have restarted") && message.contains("do not share a key"),
+            "{message}"
+        );
         let (fault, message) = code(StateError::Unsealed("no random bytes".into()));
         assert_eq!(fault, -32603);
         assert!(

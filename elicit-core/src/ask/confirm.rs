@@ -89,6 +89,9 @@ impl std::fmt::Display for Unconfirmed {
 /// A confirmation: asks a yes/no question under a key. Await it for a [`Confirmation`]. Made
 /// by [`Ask::confirm`](Ask::confirm).
 ///
+/// Each await is its own question: awaiting the key again after a cancel asks the person
+/// again; after a decline it is not confirmed, saying so, and asks nothing.
+///
 /// It has no `or_arguments`: a confirmation comes from a person, never from the model.
 ///
 /// ```compile_fail

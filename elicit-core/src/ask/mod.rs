@@ -61,6 +61,8 @@ pub use state::Change;
 pub use state::{DEFAULT_TTL, MemoryGuard, ReplayGuard, StateError, StateKey, StateKeyError};
 pub use unavailable::{Unavailable, input_schema};
 
+pub(crate) use state::digest;
+
 pub use crate::protocol::client::{ElicitMode, ElicitationCapability};
 
 use state::{Binding, Carried};
@@ -175,6 +177,8 @@ pub(crate) struct Inner {
     pub(crate) running: bool,
     /// The last progress value sent: each notification's is higher.
     pub(crate) progress: f64,
+    /// Random bytes of this call, drawn when a URL question first needs an `elicitationId`.
+    call_id: Option<[u8; 16]>,
 }
 
 /// The questions of one [`Ask::all`] so far.
@@ -200,11 +204,20 @@ impl Ask {
     /// The questions of `call`, asked through `port` and sealed with `key`. An adapter builds
     /// one per `tools/call`.
     #[must_use]
+    ///
+    /// The sealed state is bound to the tool, its arguments and the caller: the principal the
+    /// key names from the SDK's request context, where the key names one
+    /// ([`StateKey::with_principal`]), or else the adapter's own ([`Call::principal`]). A key
+    /// whose principal function cannot read this SDK's context refuses the call.
     pub fn with_port(call: Call, port: impl Port + 'static, key: StateKey) -> Self {
+        let principal = match key.names_principals() {
+            true => key.principal_of(port.context()),
+            false => Ok(call.principal.clone()),
+        };
         let binding = Binding::of(
             &call.tool,
             call.arguments.as_ref(),
-            call.principal.as_deref(),
+            principal.as_ref().ok().and_then(Option::as_deref),
         );
         let text = call.protocol_version.as_deref();
         // A client before elicitation is served as one that declared none.
@@ -237,7 +250,11 @@ impl Ask {
             output_schema: call.output_schema,
             keep_alive: DEFAULT_KEEP_ALIVE,
             deadline: DEFAULT_DEADLINE,
-            inner: Mutex::new(Inner::default()),
+            inner: Mutex::new(Inner {
+                // The state is refused before the body runs: no caller could be named.
+                carried: principal.err().map(Err),
+                ..Inner::default()
+            }),
         }
     }
 
@@ -465,7 +482,11 @@ impl Ask {
         let Some(sealed) = &self.request_state else {
             return Ok(Carried::new());
         };
-        let (mut carried, issued) = self.key.open(sealed, &self.binding)?;
+        let (mut carried, issued) = self.key.open(sealed, &self.binding).inspect_err(|e| {
+            if *e == StateError::UnknownKey {
+                trace::unknown_key();
+            }
+        })?;
         // This round's answers took from the round's result to this retry.
         let took = Duration::from_millis(state::now_ms().saturating_sub(issued));
         for (key, index) in std::mem::take(&mut carried.pending) {
@@ -491,12 +512,26 @@ impl Ask {
         !self.output_schema
     }
 
-    /// Refuses the call's state before the body runs: an adapter that could not tell who the
-    /// caller is.
-    #[must_use]
-    pub(crate) fn refusing(self, error: StateError) -> Self {
-        self.lock().carried = Some(Err(error));
-        self
+    /// The `elicitationId` of the `index`-th await of `key` in this call: unique to the call
+    /// and the question, and the same on every attempt.
+    pub(crate) fn elicitation_id(&self, key: &str, index: usize) -> Result<String, Interrupt> {
+        let drawn = self.lock().call_id;
+        let call = match drawn {
+            Some(id) => id,
+            None => {
+                let mut id = [0u8; 16];
+                getrandom::fill(&mut id).map_err(|e| {
+                    Interrupt::Error(RpcError::internal(format!(
+                        "no random bytes for an elicitationId: {e}"
+                    )))
+                })?;
+                *self.lock().call_id.get_or_insert(id)
+            }
+        };
+        let mut bytes = call.to_vec();
+        bytes.extend_from_slice(&(index as u64).to_be_bytes());
+        bytes.extend_from_slice(key.as_bytes());
+        Ok(digest(&bytes))
     }
 
     /// Whether this round's `inputResponses` answered the `index`-th await of `key`.

@@ -2,6 +2,7 @@
 //! only the SDK can do ([`Port`]): send a live request, send progress, say what its model can
 //! carry.
 
+use std::any::Any;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
@@ -34,7 +35,10 @@ pub struct Call {
     pub input_responses: Option<Map<String, Value>>,
     /// The `requestState` the client echoed (2026-07-28).
     pub request_state: Option<String>,
-    /// Who the caller is, for the sealed state: `None` for nobody in particular.
+    /// Who the caller is, by the SDK's own notion of a caller, for the sealed state: `None`
+    /// for nobody in particular. A key that names its callers itself
+    /// ([`StateKey::with_principal`](super::StateKey::with_principal)) replaces it, reading
+    /// the SDK's request context ([`Port::context`]).
     pub principal: Option<String>,
     /// Whether the tool declares an `outputSchema` (then results carry no `structuredContent`
     /// of this crate's).
@@ -144,4 +148,11 @@ pub trait Port: Send + Sync {
 
     /// Sends one progress notification for the call. A lost one changes nothing.
     fn progress(&self, progress: f64, message: String) -> PortFuture<'_, ()>;
+
+    /// The SDK's request context, which a key's
+    /// [`with_principal`](super::StateKey::with_principal) reads to name the caller. An
+    /// adapter without one keeps the default, which no principal function reads.
+    fn context(&self) -> &dyn Any {
+        &()
+    }
 }

@@ -240,13 +240,15 @@ pub trait Asking: Sync {
     }
     /// The form's name in traces: its type, `runtime` or `url`.
     fn trace_name(&self) -> Cow<'static, str>;
-    /// The request for `version`, shown with `message`. After a refused answer, `keep` holds its
-    /// content and why it was refused, so a form can start from what was right.
+    /// The request for `version`, shown with `message`, as the `index`-th await of its key.
+    /// After a refused answer, `keep` holds its content and why it was refused, so a form can
+    /// start from what was right.
     fn request(
         &self,
         version: ProtocolVersion,
         message: &str,
         keep: Option<Kept<'_>>,
+        index: usize,
     ) -> Result<Request, Interrupt>;
     /// The form asked, when it is one: its labels word violations for the user.
     fn schema(&self) -> Option<&RequestedSchema> {
@@ -398,6 +400,10 @@ pub(super) type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interru
 
 /// A form: asks for a `T` under a key. Await it for an `ElicitResult<T>`, validated against
 /// the schema that was sent. Made by [`Ask::form`].
+///
+/// Each await is its own question: awaiting the key again (after a cancel, say) asks the person
+/// again, on every version, except after a decline, which is final: the key's next await
+/// returns the decline and asks nothing.
 #[must_use = "a question is asked when it is awaited"]
 pub struct FormQuestion<'a, T> {
     core: Core<'a>,
@@ -475,6 +481,7 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
         version: ProtocolVersion,
         message: &str,
         keep: Option<Kept<'_>>,
+        _index: usize,
     ) -> Result<Request, Interrupt> {
         let own = self.sent.unwrap_or_else(|| T::requested_schema());
         let form = match (keeping(own, version, keep, self.core.prefill()), self.sent) {
@@ -557,6 +564,7 @@ impl Asking for SchemaQuestion<'_> {
         version: ProtocolVersion,
         message: &str,
         keep: Option<Kept<'_>>,
+        _index: usize,
     ) -> Result<Request, Interrupt> {
         let schema = keeping(self.schema, version, keep, self.core.prefill())
             .unwrap_or_else(|| self.schema.clone());
@@ -599,8 +607,12 @@ impl<'a> UrlQuestion<'a> {
         }
     }
 
-    /// The `elicitationId` sent on 2025-11-25, which a later `ElicitationComplete` names. By
-    /// default it is the key. 2026-07-28 sends none: the key names the request.
+    /// The `elicitationId` sent on 2025-11-25, which a later `ElicitationComplete` names: set
+    /// it to name the request there, unique within the server (a session or order id, say).
+    /// By default it is made for the call, unique to it and to the question, and the same on
+    /// every attempt. 2026-07-28 sends none: the key names the request. (rmcp's model cannot
+    /// leave the field out, so on rmcp a round's URL request carries `"elicitationId": ""`,
+    /// which the 2026-07-28 schema allows.)
     pub fn elicitation_id(mut self, id: impl Into<String>) -> Self {
         self.elicitation_id = Some(id.into());
         self
@@ -640,9 +652,15 @@ impl Asking for UrlQuestion<'_> {
         version: ProtocolVersion,
         message: &str,
         _keep: Option<Kept<'_>>,
+        index: usize,
     ) -> Result<Request, Interrupt> {
-        let id = self.elicitation_id.as_deref().unwrap_or(&self.core.key);
-        UrlRequest::new(version, message.to_owned(), self.url.clone(), id.to_owned())
+        // 2026-07-28 sends no id: the `inputRequests` key names the request.
+        let id = match (&self.elicitation_id, version.has_input_requests()) {
+            (_, true) => String::new(),
+            (Some(id), false) => id.clone(),
+            (None, false) => self.core.ask.elicitation_id(&self.core.key, index)?,
+        };
+        UrlRequest::new(version, message.to_owned(), self.url.clone(), id)
             .map(Request::Url)
             .map_err(Interrupt::Url)
     }

@@ -71,8 +71,15 @@ type Principal = Arc<dyn Fn(&dyn Any) -> Result<Option<String>, StateError> + Se
 ///   with HKDF-SHA256, so the secret serves every process as it is.
 /// - **Rotation**: seal with the new secret and still open states of the old one with
 ///   [`also_opening`](StateKey::also_opening); drop the old one after a time to live.
-/// - **Users**: [`with_principal`](StateKey::with_principal) names who the caller is, and a
-///   state sealed for one principal opens for no other.
+/// - **Users**: a state sealed for one caller opens for no other. Who the caller is comes from
+///   the SDK by default: on rmcp, a digest of the `Authorization` header of the HTTP request
+///   (streamable HTTP); on rust-mcp-sdk, the `client_id` and `user_id` of the caller's
+///   `AuthInfo`, or its token's id where it names neither. A call without a credential (stdio,
+///   or a server without auth) is nobody in particular: its state opens for any caller without
+///   one, so there the state is a bearer token for its call. On rmcp the credential itself is
+///   the caller, so a renewed token is another caller, whose retry is refused;
+///   [`with_principal`](StateKey::with_principal) names the caller instead (an OAuth subject,
+///   say), and so survives a renewal.
 ///
 /// ```
 /// use elicit_core::rmcp::StateKey;
@@ -84,12 +91,20 @@ type Principal = Arc<dyn Fn(&dyn Any) -> Result<Option<String>, StateError> + Se
 /// # Ok::<(), elicit_core::rmcp::StateKeyError>(())
 /// ```
 ///
-/// **Replay.** Without a [guard](StateKey::with_replay_guard) a sealed state is a bearer token
-/// for its call (tool, arguments, principal) until its time to live runs out: a host that
-/// sends the final retry twice runs the tool's body twice, including what it does after a
-/// confirmation the person gave once. Either install a [`ReplayGuard`], which lets each state
-/// be used once, or make the confirmed effect idempotent (key it by the call's arguments and
-/// the answers, and do nothing the second time).
+/// **What is single-use, and what is not.**
+///
+/// - **An answer** counts only in the retry that carries the state of the round that asked for
+///   it. A call without a state is a first call, whatever `inputResponses` it carries, so a
+///   retry resent without its state asks its questions again: nobody can answer a question the
+///   person was not shown.
+/// - **A state**, without a [guard](StateKey::with_replay_guard), is a bearer token for its call
+///   (tool, arguments, caller) until its time to live runs out: a host that sends the final
+///   retry twice, state and all, runs the tool's body twice, including what it does after a
+///   confirmation the person gave once. A [`ReplayGuard`] lets each state open once, on every
+///   process that shares the guard; or make the confirmed effect idempotent (key it by the
+///   call's arguments and the answers, and do nothing the second time).
+/// - **The call** is not: the same tool called again with the same arguments is a new call,
+///   which asks again.
 #[derive(Clone)]
 pub struct StateKey {
     /// The first seals; every one opens.
@@ -167,11 +182,13 @@ impl StateKey {
         Ok(self)
     }
 
-    /// Names who the caller of a request is, from the SDK's request context `C` (an OAuth
-    /// subject from the HTTP request parts rmcp puts in its `RequestContext`'s extensions,
-    /// say). A state sealed for one principal opens for no other, and not for a request
-    /// without one. The id is bound into the seal's associated data, never written into the
-    /// state. An adapter whose context is not a `C` refuses the call.
+    /// Names who the caller of a request is, from the SDK's request context `C`, in place of
+    /// the SDK's default (see [`StateKey`]): on rmcp `C` is `RequestContext<RoleServer>` (an
+    /// OAuth subject from the HTTP request parts it holds in its extensions, say), on
+    /// rust-mcp-sdk `Option<AuthInfo>`. A state sealed for one principal opens for no other,
+    /// and not for a request without one. The id is bound into the seal's associated data,
+    /// never written into the state. An adapter whose context is not a `C` refuses the call
+    /// with a fault of the server's.
     #[must_use]
     pub fn with_principal<C: 'static>(
         mut self,
@@ -195,7 +212,7 @@ impl StateKey {
     }
 
     /// The caller's principal for an SDK's request `context`, if the key names one.
-    pub(crate) fn principal_of(&self, context: &dyn Any) -> Result<Option<String>, StateError> {
+    pub(super) fn principal_of(&self, context: &dyn Any) -> Result<Option<String>, StateError> {
         match &self.principal {
             Some(principal) => principal(context),
             None => Ok(None),
@@ -295,6 +312,10 @@ impl StateKey {
 /// ([`StateKey::with_replay_guard`]). Back it with a store every process of the server shares
 /// (Redis `SET key NX PX`, a database row with a unique key) to refuse a replay on any of
 /// them; [`MemoryGuard`] serves one process.
+///
+/// It is asked of every retry whose state verifies, before the body runs, and the state is
+/// spent then: the state, not the call, is single-use. A retry without a state needs no guard:
+/// it is a first call, and its `inputResponses` answer nothing.
 pub trait ReplayGuard: Send + Sync {
     /// Records the use of the state whose seal has `nonce` (unique to each seal), and says
     /// whether this is its first. The record may be dropped after `expires`: the state no
@@ -341,8 +362,11 @@ fn sealer(secret: Vec<u8>) -> Result<Sealer, StateKeyError> {
 
 /// Why a `requestState` was refused. The tool body does not run on refused state.
 ///
-/// The client is told one thing for all of them (its state was refused); the variants are for
-/// the server's own logs and tests.
+/// The client is told one thing for a state that was altered, expired, unreadable or bound to
+/// another call or caller (its state was refused); it is told the cause of the others: a key
+/// this server does not hold (a restart, or a fleet without a shared key), and a state used
+/// already (only where a replay guard is installed). The variants are for the server's own
+/// logs and tests.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StateError {

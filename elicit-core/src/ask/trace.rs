@@ -64,3 +64,17 @@ pub(super) fn question(
         );
     }
 }
+
+/// Tells the operator, with the `tracing` feature, that a retry's state was sealed under a key
+/// this process does not hold: the cause is a restart or a fleet without one shared key.
+pub(super) fn unknown_key() {
+    #[cfg(feature = "tracing")]
+    tracing::warn!(
+        target: "elicit_core::ask",
+        "a requestState sealed under a key this process does not hold was refused: the \
+         process restarted, or serves beside others with keys of their own; install one \
+         StateKey made from one shared secret on every replica at start-up \
+         (StateKey::new(secret)?.install()), and keep an old secret with `also_opening` while \
+         rotating"
+    );
+}

@@ -106,6 +106,15 @@
 //!   (`MissingRequiredClientCapability`, -32021, with the `requiredCapabilities`), a reused key,
 //!   a question outside `ask.run` and the round cap are JSON-RPC errors.
 //!
+//! **Who may continue a call.** A sealed state opens only for the caller it was sealed for.
+//! On rmcp that is, by default, a digest of the `Authorization` header of the HTTP request
+//! that carried the call (rmcp's streamable HTTP transport keeps the request's parts in the
+//! context): a state sealed for one credential is refused with another, or with none. Over
+//! stdio, or without a credential, the caller is nobody in particular, and any caller without
+//! one may continue a call whose state it holds. A renewed token is another credential; a key
+//! with [`StateKey::with_principal`] names the caller from the request context instead (a
+//! verified OAuth subject, say), which survives a renewal.
+//!
 //! **Capabilities** are read per request before anything is sent
 //! (`RequestContext::client_capabilities`: on 2026-07-28 they travel in each request's `_meta`,
 //! before that they are the handshake's). `{"elicitation":{}}` means form mode.

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use ::rmcp::model::{self as m, CallToolRequestParams, JsonObject};
-use ::rmcp::service::{RequestContext, RoleServer, ServiceError};
+use ::rmcp::service::{PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use serde_json::Value;
 
 use super::convert::reply_value;
@@ -29,16 +29,29 @@ impl Port for Rmcp {
     ) -> PortFuture<'a, Result<Value, SendError>> {
         Box::pin(async move {
             let params = to_rmcp(request).map_err(SendError::Schema)?;
+            let request = m::ServerRequest::ElicitRequest(m::ElicitRequest::new(params));
+            let mut options = PeerRequestOptions::no_options();
+            options.timeout = timeout;
+            let failed = |e: ServiceError| match e {
+                ServiceError::Timeout { timeout } => SendError::Timeout(timeout),
+                other => SendError::Transport(other.to_string()),
+            };
             let reply = self
                 .context
                 .peer
-                .create_elicitation_with_timeout(params, timeout)
+                .send_request_with_option(request, options)
                 .await
-                .map_err(|e| match e {
-                    ServiceError::Timeout { timeout } => SendError::Timeout(timeout),
-                    other => SendError::Transport(other.to_string()),
-                })?;
-            Ok(reply_value(&reply))
+                .map_err(failed)?
+                .await_response()
+                .await
+                .map_err(failed)?;
+            // rmcp reads a reply that is no elicitation result (an unknown action, say) as
+            // another kind of result: the reply goes to the form's reader as it came, which
+            // names the rule it breaks.
+            Ok(match reply {
+                m::ClientResult::ElicitResult(reply) => reply_value(&reply),
+                other => serde_json::to_value(other).unwrap_or(Value::Null),
+            })
         })
     }
 
@@ -57,6 +70,22 @@ impl Port for Rmcp {
             let _ = self.context.peer.notify_progress(param).await;
         })
     }
+
+    fn context(&self) -> &dyn std::any::Any {
+        &self.context
+    }
+}
+
+/// Who the caller is by default: a digest of the `Authorization` header of the HTTP request
+/// that carried the call (rmcp's streamable HTTP transport puts the request's parts in the
+/// context), or nobody in particular where there is none (stdio, or no credential).
+fn credential(context: &RequestContext<RoleServer>) -> Option<String> {
+    let parts = context.extensions.get::<::http::request::Parts>()?;
+    let value = parts.headers.get(::http::header::AUTHORIZATION)?;
+    Some(format!(
+        "authorization:{}",
+        crate::ask::digest(value.as_bytes())
+    ))
 }
 
 /// A request as rmcp's model holds it, or the rule the model would drop.
@@ -114,12 +143,7 @@ impl Ask {
             responses.map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
         call.request_state = request_state;
         call.output_schema = output_schema;
-        let principal = key.principal_of(&context);
-        call.principal = principal.clone().unwrap_or_default();
-        let ask = Ask::with_port(call, Rmcp { context }, key);
-        match principal {
-            Ok(_) => ask,
-            Err(e) => ask.refusing(e),
-        }
+        call.principal = credential(&context);
+        Ask::with_port(call, Rmcp { context }, key)
     }
 }

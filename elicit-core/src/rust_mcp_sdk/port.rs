@@ -21,6 +21,8 @@ use crate::protocol::client::ElicitationCapability;
 struct RustMcpSdk {
     runtime: Arc<dyn McpServer>,
     progress_token: Option<ProgressToken>,
+    /// The caller's auth, the context a key's principal function reads.
+    auth: Option<AuthInfo>,
 }
 
 impl Port for RustMcpSdk {
@@ -59,6 +61,10 @@ impl Port for RustMcpSdk {
                 .await;
         })
     }
+
+    fn context(&self) -> &dyn std::any::Any {
+        &self.auth
+    }
 }
 
 /// The questions of one rust-mcp-sdk `tools/call`, from the params
@@ -73,9 +79,9 @@ pub async fn ask(params: &CallToolRequestParams, runtime: &Arc<dyn McpServer>) -
 ///
 /// The sealed state is bound to the caller: by default to the `client_id` and `user_id` of
 /// `runtime.auth_info_cloned()`, or to its `token_unique_id` where the token names neither,
-/// and to nobody in particular without auth. A key with
-/// [`with_principal`](StateKey::with_principal) over `Option<AuthInfo>` names the principal
-/// itself.
+/// and to nobody in particular without auth (any caller without auth may then continue a call
+/// whose state it holds). A key with [`with_principal`](StateKey::with_principal) over
+/// `Option<AuthInfo>` names the principal itself.
 pub async fn ask_with_key(
     params: &CallToolRequestParams,
     runtime: &Arc<dyn McpServer>,
@@ -214,21 +220,13 @@ impl Tool {
         call.input_responses = self.input_responses;
         call.request_state = self.request_state;
         let auth = runtime.auth_info_cloned().await;
-        let principal = if key.names_principals() {
-            key.principal_of(&auth)
-        } else {
-            Ok(auth.as_ref().map(principal))
-        };
-        call.principal = principal.clone().unwrap_or_default();
+        call.principal = auth.as_ref().map(principal);
         let port = RustMcpSdk {
             runtime: Arc::clone(runtime),
             progress_token: self.meta.progress_token.clone(),
+            auth,
         };
-        let ask = Ask::with_port(call, port, key);
-        match principal {
-            Ok(_) => ask,
-            Err(e) => ask.refusing(e),
-        }
+        Ask::with_port(call, port, key)
     }
 }
 

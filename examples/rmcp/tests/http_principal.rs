@@ -1,6 +1,7 @@
-//! A `requestState` belongs to the user it was sealed for: `trip_planner` served over rmcp's
-//! streamable HTTP transport, with the principal read from each request's bearer token, and
-//! two users (and one without a token) on 2026-07-28.
+//! A `requestState` belongs to the user it was sealed for, as a key's own principal function
+//! names the user: `trip_planner` served over rmcp's streamable HTTP transport, with the user
+//! read from each request's bearer token, and two users (one with a renewed token) and one
+//! caller without a token, on 2026-07-28.
 
 #[allow(dead_code)] // The example's `main` is not called here.
 #[path = "../examples/trip_planner.rs"]
@@ -21,8 +22,8 @@ use rmcp::{ClientHandler, ServiceError};
 use serde_json::json;
 use trip_planner::TripPlanner;
 
-/// The caller, for this test only: the bearer token itself. A real server verifies the token
-/// and takes its subject.
+/// The user, for this test only: the bearer token up to its last `-` (`ada-1` and its renewal
+/// `ada-2` are both Ada's). A real server verifies the token and takes its subject.
 fn bearer(context: &RequestContext<RoleServer>) -> Option<String> {
     let parts = context.extensions.get::<http::request::Parts>()?;
     let value = parts
@@ -30,7 +31,8 @@ fn bearer(context: &RequestContext<RoleServer>) -> Option<String> {
         .get(http::header::AUTHORIZATION)?
         .to_str()
         .ok()?;
-    value.strip_prefix("Bearer ").map(str::to_owned)
+    let token = value.strip_prefix("Bearer ")?;
+    token.rsplit_once('-').map(|(user, _)| user.to_owned())
 }
 
 /// Serves `trip_planner` over streamable HTTP on a free port, and returns its URL.
@@ -101,8 +103,10 @@ async fn a_state_sealed_for_one_user_opens_for_no_other() {
         .install()
         .expect("the only key of this test binary");
     let url = serve().await;
-    let ada = connect(&url, Some("token-ada")).await;
-    let bob = connect(&url, Some("token-bob")).await;
+    let ada = connect(&url, Some("ada-1")).await;
+    // Ada's token renewed: another credential, the same user.
+    let renewed = connect(&url, Some("ada-2")).await;
+    let bob = connect(&url, Some("bob-1")).await;
     let nobody = connect(&url, None).await;
 
     let first = ada
@@ -133,9 +137,9 @@ async fn a_state_sealed_for_one_user_opens_for_no_other() {
             other => panic!("{who}: Ada's state was not refused: {other:?}"),
         }
     }
-    let done = ada.call_tool_once(retry).await.unwrap();
+    let done = renewed.call_tool_once(retry).await.unwrap();
     let CallToolResponse::Complete(done) = done else {
-        panic!("Ada's own retry finishes: {done:?}")
+        panic!("Ada's retry finishes under her renewed token: {done:?}")
     };
     let text: String = done
         .content

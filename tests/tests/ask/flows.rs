@@ -281,6 +281,47 @@ async fn url_mode_where_the_version_has_it() {
     }
 }
 
+/// A URL-mode request's `elicitationId` is made for the call: unique to it and to the question,
+/// never the key, and the same on every attempt (2025-11-25); 2026-07-28 has none.
+#[tokio::test]
+async fn an_elicitation_id_is_unique_to_its_call() {
+    let mut server = Server::new();
+    server.retry = Some(elicit_core::retry::RetryPolicy::default());
+    let ids = |outcome: &elicit_core::rmcp::test_util::Outcome| -> Vec<Option<String>> {
+        outcome
+            .asked
+            .iter()
+            .map(|a| a.elicitation_id.clone())
+            .collect()
+    };
+    let client = ScriptedClient::new(ProtocolVersion::V2025_11_25).answers([
+        Answer::cancel(),
+        Answer::accept_url(),
+        Answer::accept_url(),
+    ]);
+    let first = client
+        .call_tool(server.clone(), "connect", json!({}))
+        .await
+        .unwrap();
+    let second = client
+        .call_tool(server, "connect", json!({}))
+        .await
+        .unwrap();
+    let (first, second) = (ids(&first), ids(&second));
+    assert_eq!(first.len(), 2, "a cancel, asked once more");
+    assert_eq!(first[0], first[1], "the same question keeps its id");
+    let id = first[0].clone().expect("an id on 2025-11-25");
+    assert_ne!(id, "connect");
+    assert_ne!(second[0].as_ref(), Some(&id), "another call, another id");
+
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28).answer(Answer::accept_url());
+    let outcome = client
+        .call_tool(Server::new(), "connect", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(ids(&outcome), [None]);
+}
+
 fn capabilities(form: bool, url: bool) -> ClientCapabilities {
     let mut elicitation = ElicitationCapability::new();
     if form {
@@ -347,4 +388,34 @@ async fn missing_capabilities_send_nothing() {
             .unwrap();
         assert_eq!(json_of(&outcome)["trip"], accepted(short_trip()));
     }
+}
+
+/// A reply that is no elicitation result (an action nobody knows) names the rule it breaks, on
+/// every version: live requests read the reply as it came, as rounds do.
+#[tokio::test]
+async fn a_malformed_reply_names_the_rule_on_every_version() {
+    let mut messages = Vec::new();
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version).answer(Answer::raw(json!({"action": "maybe"})));
+        let outcome = client.call_tool(Server::new(), "plan", json!({})).await;
+        let Err(TestError::Server(e)) = outcome else {
+            panic!("{version}: {outcome:?}")
+        };
+        assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{version}: {e:?}");
+        assert!(
+            e.message
+                .contains("the response to `trip` is not an elicitation result")
+                && e.message.contains("`action`")
+                && e.message.contains("\"maybe\""),
+            "{version}: {}",
+            e.message
+        );
+        messages.push(e.message);
+    }
+    messages.dedup();
+    assert_eq!(
+        messages.len(),
+        1,
+        "one message on every version: {messages:?}"
+    );
 }

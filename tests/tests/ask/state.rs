@@ -188,6 +188,37 @@ async fn altered_truncated_or_foreign_state_is_refused() {
     assert_eq!(keys(&stateless), ["trip"]);
 }
 
+/// A state sealed under a key this server does not hold (a restart with a random key, or a
+/// replica with a key of its own) is refused saying so, and that calling again mends it.
+#[tokio::test]
+async fn a_state_under_a_key_this_server_does_not_hold_names_the_cause() {
+    let first = input_required(&Server::new(), params("plan", None)).await;
+    let restarted = Server::new();
+    match once(
+        &restarted,
+        retry(
+            params("plan", None),
+            json!({"trip": accepted(long_trip())}),
+            first.request_state.as_deref(),
+        ),
+    )
+    .await
+    {
+        Err(TestError::Server(e)) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{e:?}");
+            for words in [
+                "a key this server does not hold",
+                "may have restarted",
+                "do not share a key",
+                "call the tool again without it",
+            ] {
+                assert!(e.message.contains(words), "{words}: {e:?}");
+            }
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn expired_state_is_refused() {
     let mut server = Server::new();

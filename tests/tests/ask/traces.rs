@@ -165,3 +165,42 @@ async fn invalid_answers_arguments_and_unavailable_questions() {
         assert_eq!(forms, ["runtime"], "{version}");
     }
 }
+
+/// A retry whose state this process cannot open for want of its key tells the operator what
+/// to install, and never the state.
+#[tokio::test]
+async fn a_state_under_an_unknown_key_tells_the_operator_to_share_one() {
+    use elicit_core::rmcp::test_util::TestError;
+    use rmcp::model::{CallToolRequestParams, CallToolResponse};
+
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28);
+    let first = client
+        .call_tool_once(Server::new(), CallToolRequestParams::new("plan"))
+        .await
+        .unwrap();
+    let CallToolResponse::InputRequired(first) = first else {
+        panic!("round 1 asks: {first:?}")
+    };
+    let state = first.request_state.clone().unwrap();
+    let mut retry = CallToolRequestParams::new("plan");
+    retry.input_responses =
+        Some(serde_json::from_value(json!({"trip": accept(long_trip()).reply()})).unwrap());
+    retry.request_state = first.request_state;
+    let capture = Capture::default();
+    let refused = {
+        let _guard = tracing::subscriber::set_default(capture.clone());
+        client.call_tool_once(Server::new(), retry).await
+    };
+    assert!(matches!(refused, Err(TestError::Server(_))), "{refused:?}");
+    let events = capture.events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    let message = Capture::field(&events[0], "message");
+    for words in [
+        "does not hold",
+        "one shared secret on every replica",
+        "install()",
+    ] {
+        assert!(message.contains(words), "{words}: {message}");
+    }
+    assert!(!message.contains(&state), "{message}");
+}

@@ -52,6 +52,13 @@ impl Answer {
         Answer::of(json!({"action": "accept"}))
     }
 
+    /// Replies with `reply` as the whole result, exactly as given, on every version: a reply no
+    /// client should send (`{"action": "maybe"}`, say), to see what the tool makes of it.
+    #[must_use]
+    pub fn raw(reply: Value) -> Self {
+        Answer::of(reply)
+    }
+
     /// Declines: the person saw the question and refused.
     #[must_use]
     pub fn decline() -> Self {

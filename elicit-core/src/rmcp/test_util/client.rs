@@ -1,15 +1,17 @@
-//! The client side: an rmcp `ClientHandler` that answers live requests from the script and
-//! records what it is sent.
+//! The client side: an rmcp client service that answers live requests from the script, exactly
+//! as the script writes them, and records what it is sent.
 
 use std::sync::Arc;
 
-use ::rmcp::ClientHandler;
-use ::rmcp::model::{self as m, ClientConfig, ErrorData};
-use ::rmcp::service::{NotificationContext, RequestContext, RoleClient};
+use ::rmcp::model::{
+    self as m, ClientConfig, ClientResult, CustomResult, ErrorCode, ErrorData, ServerNotification,
+    ServerRequest,
+};
+use ::rmcp::service::{NotificationContext, RequestContext, RoleClient, Service};
 use serde_json::Value;
 
 use super::log::{Log, lock};
-use super::outcome::{AskedForm, TestError};
+use super::outcome::AskedForm;
 use crate::version::ProtocolVersion;
 
 pub(super) struct Scripted {
@@ -18,16 +20,10 @@ pub(super) struct Scripted {
     pub(super) version: ProtocolVersion,
 }
 
-impl ClientHandler for Scripted {
-    fn get_info(&self) -> ClientConfig {
-        self.info.clone()
-    }
-
-    async fn create_elicitation(
-        &self,
-        request: m::ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<m::ElicitResult, ErrorData> {
+impl Scripted {
+    /// The reply to one `elicitation/create`, as the script writes it: sent as raw JSON, so
+    /// that a reply no client model could hold (an unknown action, say) reaches the server.
+    async fn elicit(&self, request: m::ElicitRequestParams) -> Result<Value, ErrorData> {
         let asked = AskedForm::of(&request, self.version, None);
         let schema = asked.requested_schema.clone();
         let Some(reply) = self.log.answer(asked).await else {
@@ -36,23 +32,46 @@ impl ClientHandler for Scripted {
                 None,
             ));
         };
-        let reply = match &schema {
+        Ok(match &schema {
             Some(schema) => ticked(&reply, schema),
             None => reply,
-        };
-        serde_json::from_value(reply.clone()).map_err(|e| {
-            let error = format!("a scripted reply rmcp's client cannot send: {reply}: {e}");
-            self.log.fail(TestError::Unexpected(error.clone()));
-            ErrorData::internal_error(error, None)
         })
     }
+}
 
-    async fn on_progress(
+impl Service<RoleClient> for Scripted {
+    async fn handle_request(
         &self,
-        params: m::ProgressNotificationParam,
+        request: ServerRequest,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ClientResult, ErrorData> {
+        match request {
+            ServerRequest::PingRequest(_) => Ok(ClientResult::empty(())),
+            ServerRequest::ElicitRequest(request) => self
+                .elicit(request.params)
+                .await
+                .map(|reply| ClientResult::CustomResult(CustomResult(reply))),
+            _ => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "the scripted client answers elicitation/create only",
+                None,
+            )),
+        }
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ServerNotification,
         _context: NotificationContext<RoleClient>,
-    ) {
-        lock(&self.log.progress).push(params);
+    ) -> Result<(), ErrorData> {
+        if let ServerNotification::ProgressNotification(progress) = notification {
+            lock(&self.log.progress).push(progress.params);
+        }
+        Ok(())
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
     }
 }
 

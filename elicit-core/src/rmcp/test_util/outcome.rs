@@ -22,6 +22,9 @@ pub struct AskedForm {
     pub version: ProtocolVersion,
     /// Its key in `inputRequests` (2026-07-28); `None` for a live request.
     pub key: Option<String>,
+    /// The `elicitationId` of a URL-mode request that carried one (2025-11-25); `None` for a
+    /// form, and for an empty one (rmcp writes `""` on 2026-07-28, which has none).
+    pub elicitation_id: Option<String>,
 }
 
 impl AskedForm {
@@ -30,7 +33,7 @@ impl AskedForm {
         version: ProtocolVersion,
         key: Option<String>,
     ) -> Self {
-        let (message, requested_schema, url) = match params {
+        let (message, requested_schema, url, elicitation_id) = match params {
             m::ElicitRequestParams::FormElicitationParams {
                 message,
                 requested_schema,
@@ -39,11 +42,20 @@ impl AskedForm {
                 message.clone(),
                 serde_json::to_value(requested_schema).ok(),
                 None,
+                None,
             ),
-            m::ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
-                (message.clone(), None, Some(url.clone()))
-            }
-            _ => (String::new(), None, None),
+            m::ElicitRequestParams::UrlElicitationParams {
+                message,
+                url,
+                elicitation_id,
+                ..
+            } => (
+                message.clone(),
+                None,
+                Some(url.clone()),
+                Some(elicitation_id.clone()).filter(|id| !id.is_empty()),
+            ),
+            _ => (String::new(), None, None, None),
         };
         AskedForm {
             message,
@@ -51,6 +63,7 @@ impl AskedForm {
             url,
             version,
             key,
+            elicitation_id,
         }
     }
 }
