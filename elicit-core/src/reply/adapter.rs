@@ -20,7 +20,6 @@ use super::check::{Seeded, Target, stop};
 use super::sink::{Sink, refuse_others};
 use crate::derive_support::HasDeserialize;
 use crate::error::{Location, Rule};
-use crate::schema::rules;
 
 /// Deserializes accepted content into `C` through the rules.
 pub(crate) struct ContentSeed<'a, 's, C> {
@@ -218,8 +217,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, 'de, A> {
     type Error = A::Error;
 
     /// Hands the target the next key, skipping a key whose value is a blank that reads as
-    /// absent ([`blank_is_absent`](crate::schema::rules::blank_is_absent)): for those
-    /// properties the value is read first, and kept for the target.
+    /// absent (`RequestedSchema::blank_is_absent`): for those properties the value is read
+    /// first, and kept for the target.
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
@@ -230,9 +229,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, 'de, A> {
                 return Ok(None);
             };
             self.keys.find(&key);
-            let schema = self.keys.sink.schema;
             if let Some(i) = self.keys.found
-                && rules::blank_is_absent(schema, i)
+                && self.keys.sink.schema.blank_is_absent(i)
             {
                 let value = self.inner.next_value_seed(Peek)?;
                 if value.is_blank() {

@@ -486,6 +486,9 @@ pub struct RequestedSchema {
     index: Names,
     /// Per property: its choices' positions, sorted by value (empty for other kinds).
     choice_index: Vec<Names>,
+    /// Per property: whether `""` reads as if it were not sent
+    /// ([`rules::blank_is_absent`]).
+    blank_absent: Vec<bool>,
 }
 
 /// Building, reading and writing a schema, and asking again; the work is in the files named
@@ -705,6 +708,7 @@ impl RequestedSchema {
             bound_hints: false,
             index: Names::default(),
             choice_index: Vec::new(),
+            blank_absent: Vec::new(),
         };
         schema.reindex();
         schema
@@ -721,6 +725,14 @@ impl RequestedSchema {
                 None => Names::default(),
             })
             .collect();
+        self.blank_absent = (0..self.properties.len())
+            .map(|i| rules::blank_is_absent(self, i))
+            .collect();
+    }
+
+    /// Whether `""` for property `i` reads as if it were not sent.
+    pub(crate) fn blank_is_absent(&self, i: usize) -> bool {
+        self.blank_absent.get(i).copied().unwrap_or(false)
     }
 
     /// Puts the properties in the order of `names`; those it does not name go after, in the
