@@ -16,6 +16,9 @@ mod format;
 mod limits;
 pub mod prelude;
 mod protocol;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub mod redis;
 mod reply;
 mod result;
 pub mod retry;

@@ -506,3 +506,186 @@ async fn only_a_question_that_accepts_one_reads_an_unasked_answer() {
         assert_eq!(port.shown().len(), 1, "{version}");
     }
 }
+
+/// Round 1 of `pay` on 2026-07-28, and the final retry that answers it with `yes`.
+async fn final_retry(key: &StateKey) -> Call {
+    let version = ProtocolVersion::V2026_07_28;
+    let paid = AtomicU32::new(0);
+    let body = pay(&paid);
+    let mut call = call(version, None, None);
+    let mut answers = vec![("trip", oslo()), ("pay", yes())].into_iter();
+    loop {
+        let asked = body(&Ask::with_port(
+            call.clone(),
+            Scripted::default(),
+            key.clone(),
+        ))
+        .await;
+        let Asked::InputRequired(required) = asked else {
+            panic!("{asked:?}")
+        };
+        let (name, answer) = answers.next().unwrap();
+        let retry = crate::call(
+            version,
+            answers_of(&[(name, answer)]),
+            required.request_state().map(str::to_owned),
+        );
+        if name == "pay" {
+            return retry;
+        }
+        call = retry;
+    }
+}
+
+fn answers_of(pairs: &[(&str, Value)]) -> Option<Map<String, Value>> {
+    answers(pairs)
+}
+
+/// A key's store runs each round once: the final retry sent twice at once, or again later,
+/// runs the body once, and every copy gets the same result.
+#[tokio::test(flavor = "current_thread")]
+async fn the_same_final_retry_runs_once_however_often_it_is_sent() {
+    let key = key();
+    let retry = final_retry(&key).await;
+    let paid = AtomicU32::new(0);
+    let slow = async |ask: &Ask| {
+        ask.run(async {
+            let _ = ask.form::<Trip>("trip").await?;
+            let yes = ask.confirm("pay", "Pay 120 EUR?").await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            paid.fetch_add(u32::from(yes.is_confirmed()), Ordering::SeqCst);
+            Ok(format!("paid {}", paid.load(Ordering::SeqCst)))
+        })
+        .await
+    };
+    let a = Ask::with_port(retry.clone(), Scripted::default(), key.clone());
+    let b = Ask::with_port(retry.clone(), Scripted::default(), key.clone());
+    let (a, b) = tokio::join!(slow(&a), slow(&b));
+    let (a, b) = (done(a), done(b));
+    assert_eq!(a, "paid 1");
+    assert_eq!(a, b);
+    let later = Ask::with_port(retry, Scripted::default(), key);
+    assert_eq!(done(slow(&later).await), "paid 1");
+    assert_eq!(paid.load(Ordering::SeqCst), 1);
+}
+
+/// A round that ends in a fault of the server, or whose body panics, is released: the
+/// client's retry runs it.
+#[tokio::test(flavor = "current_thread")]
+async fn a_fault_or_a_panic_releases_the_round() {
+    let key = key();
+    let retry = final_retry(&key).await;
+    let runs = Arc::new(AtomicU32::new(0));
+    let failing = |fail: &'static str| {
+        let runs = Arc::clone(&runs);
+        async move |ask: &Ask| {
+            ask.run(async {
+                let _ = ask.confirm("pay", "Pay 120 EUR?").await?;
+                runs.fetch_add(1, Ordering::SeqCst);
+                match fail {
+                    "fault" => Err(Interrupt::Error(elicit_core::RpcError::internal("down"))),
+                    "panic" => panic!("the body panicked"),
+                    _ => Ok("paid".to_owned()),
+                }
+            })
+            .await
+        }
+    };
+    let ask = Ask::with_port(retry.clone(), Scripted::default(), key.clone());
+    let fault = failing("fault")(&ask).await;
+    assert!(
+        matches!(fault, Asked::Stopped(Interrupt::Error(_))),
+        "{fault:?}"
+    );
+    let (retry_, key_) = (retry.clone(), key.clone());
+    let run = failing("panic");
+    let panicked = tokio::spawn(async move {
+        let ask = Ask::with_port(retry_, Scripted::default(), key_);
+        run(&ask).await
+    })
+    .await;
+    assert!(panicked.is_err(), "the body panicked");
+    // The release runs on the runtime; the next retry finds the round free, or waits for it.
+    let ask = Ask::with_port(retry, Scripted::default(), key);
+    assert_eq!(done(failing("ok")(&ask).await), "paid");
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
+}
+
+/// A store that cannot be reached fails the retry closed: a -32603 that says so, and no body
+/// runs.
+#[tokio::test(flavor = "current_thread")]
+async fn an_unreachable_store_fails_closed() {
+    use elicit_core::ask::{Claim, Round, RoundStore, StoreError};
+
+    struct Down;
+    impl RoundStore for Down {
+        async fn claim(&self, _: &Round, _: Duration) -> Result<Claim, StoreError> {
+            Err(StoreError("connection refused".into()))
+        }
+        async fn record(&self, _: &Round, _: &Value) -> Result<(), StoreError> {
+            Err(StoreError("connection refused".into()))
+        }
+        async fn release(&self, _: &Round) -> Result<(), StoreError> {
+            Err(StoreError("connection refused".into()))
+        }
+    }
+    // The rounds before run on a process whose store works; the last reaches one whose store
+    // is down.
+    let retry = final_retry(&key()).await;
+    let key = key().with_store(Down);
+    let paid = AtomicU32::new(0);
+    let asked = pay(&paid)(&Ask::with_port(retry, Scripted::default(), key)).await;
+    let Asked::Stopped(stop) = asked else {
+        panic!("{asked:?}")
+    };
+    let elicit_core::ask::Ending::Rpc(error) = stop.ending() else {
+        panic!("{stop:?}")
+    };
+    assert_eq!(error.code, -32603);
+    assert!(
+        error.message.contains("the state store is unavailable"),
+        "{error:?}"
+    );
+    assert_eq!(paid.load(Ordering::SeqCst), 0);
+}
+
+#[cfg(feature = "redis")]
+#[path = "support/redis_server.rs"]
+mod redis_server;
+
+/// Two processes that share one secret and one Redis: a final retry whose response was lost is
+/// sent again, to both at once and to each later, and the body runs once, every copy getting
+/// the same result.
+#[cfg(feature = "redis")]
+#[tokio::test(flavor = "current_thread")]
+async fn on_redis_a_lost_response_is_retried_and_gets_the_same_result() {
+    use elicit_core::redis::RedisStore;
+
+    let Some(redis) = redis_server::TestRedis::shared("on_redis_a_lost_response") else {
+        return;
+    };
+    let process = || key().with_store(RedisStore::open(&redis.url, "elicit-engine:").unwrap());
+    let (a, b) = (process(), process());
+    let retry = final_retry(&a).await;
+    let paid = AtomicU32::new(0);
+    let slow = async |ask: &Ask| {
+        ask.run(async {
+            let yes = ask.confirm("pay", "Pay 120 EUR?").await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            paid.fetch_add(u32::from(yes.is_confirmed()), Ordering::SeqCst);
+            Ok(format!("paid {}", paid.load(Ordering::SeqCst)))
+        })
+        .await
+    };
+    let on_a = Ask::with_port(retry.clone(), Scripted::default(), a.clone());
+    let on_b = Ask::with_port(retry.clone(), Scripted::default(), b.clone());
+    let (first, second) = tokio::join!(slow(&on_a), slow(&on_b));
+    let (first, second) = (done(first), done(second));
+    assert_eq!(first, "paid 1");
+    assert_eq!(first, second);
+    for key in [a, b] {
+        let later = Ask::with_port(retry.clone(), Scripted::default(), key);
+        assert_eq!(done(slow(&later).await), "paid 1");
+    }
+    assert_eq!(paid.load(Ordering::SeqCst), 1);
+}

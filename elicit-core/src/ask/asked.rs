@@ -81,8 +81,11 @@ pub enum Interrupt {
     /// every version. Nothing was sent.
     OutsideRun,
     /// An error of the tool's own, passed through `?`: the call ends with it as a JSON-RPC
-    /// error.
+    /// error. A fault of the server's: the round's claim is released, so a retry runs.
     Error(RpcError),
+    /// The same retry ran before and ended this way, as its store recorded: the call ends the
+    /// same way again, and the body did not run.
+    Recorded(Ending),
 }
 
 impl fmt::Display for Interrupt {
@@ -129,6 +132,8 @@ impl fmt::Display for Interrupt {
                 "a question was asked outside `ask.run`: write the tool's body as `ask.run(async { .. }).await`",
             ),
             Interrupt::Error(e) => f.write_str(&e.message),
+            Interrupt::Recorded(Ending::ToolError { text, .. }) => f.write_str(text),
+            Interrupt::Recorded(Ending::Rpc(e)) => f.write_str(&e.message),
         }
     }
 }
@@ -163,10 +168,12 @@ impl From<SchemaError> for Interrupt {
 /// is the server's setup, and a new call mends it.
 const STATE_UNKNOWN_KEY: &str = "the requestState was refused: it was sealed under a key this server does not hold, so the server may have restarted, or be one of several that do not share a key; call the tool again without it";
 
-/// What the client is told of a state that was used already (only a server with a replay
-/// guard refuses one).
-const STATE_USED: &str =
-    "the requestState was refused: it was used already; call the tool again without it";
+/// What the client is told of a state that was used already, with other answers.
+const STATE_USED: &str = "the requestState was refused: it was used already, with other answers; call the tool again without it";
+
+/// What the client is told while the same retry runs elsewhere.
+const STATE_IN_PROGRESS: &str =
+    "this retry is still being answered by an earlier copy of it; send it again shortly";
 
 /// What the client is told of any other refused state, whatever was wrong with it, as rmcp's
 /// codec advises.
@@ -193,10 +200,23 @@ impl Interrupt {
         matches!(self, Interrupt::InputRequired)
     }
 
+    /// Whether this is a fault of the server's, which no answer caused: an error of the
+    /// tool's own, a transport that failed, a state the server could not seal or a store it
+    /// could not reach. A round that ends in one is released, so that a retry runs.
+    #[must_use]
+    pub fn is_fault(&self) -> bool {
+        matches!(
+            self,
+            Interrupt::Error(_)
+                | Interrupt::Send(SendError::Transport(_))
+                | Interrupt::State(StateError::Unsealed(_) | StateError::Store(_))
+        )
+    }
+
     /// How the call ends: a tool error (`isError`) for what the user or the client's answers
     /// caused, a JSON-RPC error for a request the server refuses or a fault in the tool.
     #[must_use]
-    pub fn ending(self) -> Ending {
+    pub fn ending(&self) -> Ending {
         match self {
             Interrupt::MissingCapability { mode, version } if version.has_input_requests() => {
                 let mode = match mode {
@@ -207,10 +227,13 @@ impl Interrupt {
                     json!({"elicitation": {mode: {}}}),
                 ))
             }
-            // The server could not seal, or its key cannot tell who the caller is: its fault,
-            // which no retry of the client's mends.
-            Interrupt::State(e @ StateError::Unsealed(_)) => {
+            // The server could not seal, its key cannot tell who the caller is, or its store
+            // is unreachable: its fault, which no change of the client's mends.
+            Interrupt::State(e @ (StateError::Unsealed(_) | StateError::Store(_))) => {
                 Ending::Rpc(RpcError::internal(e.to_string()))
+            }
+            Interrupt::State(StateError::InProgress) => {
+                Ending::Rpc(RpcError::internal(STATE_IN_PROGRESS))
             }
             Interrupt::State(StateError::UnknownKey) => {
                 Ending::Rpc(RpcError::invalid_params(STATE_UNKNOWN_KEY))
@@ -223,7 +246,8 @@ impl Interrupt {
                 text: u.to_string(),
                 structured: u.structured.then(|| u.structured_content()),
             },
-            Interrupt::Error(e) => Ending::Rpc(e),
+            Interrupt::Error(e) => Ending::Rpc(e.clone()),
+            Interrupt::Recorded(ending) => ending.clone(),
             e @ (Interrupt::InputRequired
             | Interrupt::OutsideRun
             | Interrupt::KeyReused { .. }
@@ -306,7 +330,7 @@ mod tests {
         ] {
             let (code, message) = code(refused);
             assert_eq!((code, message.as_str()), (-32602, STATE_REFUSED));
-            // Only a server with a replay guard says a state was used.
+            // Only a state whose round ran with other answers is said to be used.
             assert!(!message.contains("used already"), "{message}");
         }
         assert_eq!(code(StateError::Replayed), (-32602, STATE_USED.to_owned()));

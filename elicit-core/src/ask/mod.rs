@@ -3,8 +3,8 @@
 //!
 //! [`Ask`] owns everything but the wire: the questions (forms, run-time schemas, URL mode,
 //! confirmations), the retry policy, the 2026-07-28 rounds and the 2025-era live requests, the
-//! sealed `requestState` ([`StateKey`]), the fallback to the tool's arguments, keep-alive,
-//! where each answer came from, and traces. An SDK adapter gives it the facts of one call
+//! sealed `requestState` ([`StateKey`]), exactly-once rounds ([`RoundStore`]), the fallback to
+//! the tool's arguments, keep-alive, where each answer came from, and traces. An SDK adapter gives it the facts of one call
 //! ([`Call`]) and a [`Port`] that sends a live request and progress; the adapter for rmcp is
 //! [`elicit_core::rmcp`](crate::rmcp) (feature `rmcp`), which also makes `Ask` an argument
 //! of `#[tool]` functions. A tool's body is the same text whatever the adapter.
@@ -34,6 +34,8 @@
 
 mod answer;
 mod asked;
+mod claim;
+mod memory;
 mod port;
 // Its settings macros serve the confirmation too.
 #[macro_use]
@@ -41,13 +43,14 @@ mod question;
 mod confirm;
 mod seal;
 mod state;
+mod store;
 mod trace;
 mod unavailable;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::sync::{Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -55,16 +58,19 @@ use serde_json::{Map, Value};
 
 pub use asked::{Asked, Ending, Interrupt};
 pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
+pub use memory::MemoryStore;
 pub use port::{Call, Port, PortFuture, Request, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use state::Change;
-pub use state::{DEFAULT_TTL, MemoryGuard, ReplayGuard, StateError, StateKey, StateKeyError};
+pub use state::{DEFAULT_TTL, StateError, StateKey, StateKeyError};
+pub use store::{CLAIM_WAIT, Claim, DEFAULT_LEASE, Round, RoundStore, StoreError};
 pub use unavailable::{Unavailable, input_schema};
 
 pub(crate) use state::digest;
 
 pub use crate::protocol::client::{ElicitMode, ElicitationCapability};
 
+use claim::{Claimed, Unsettled};
 use state::{Binding, Carried};
 
 use crate::protocol::input::{InputRequests, InputRequired};
@@ -179,6 +185,9 @@ pub(crate) struct Inner {
     pub(crate) progress: f64,
     /// Random bytes of this call, drawn when a URL question first needs an `elicitationId`.
     call_id: Option<[u8; 16]>,
+    /// The round a verified state names, for its claim: the state's seal, a digest of the
+    /// answers this retry brought for it, and when the state expires.
+    round: Option<(String, String, SystemTime)>,
 }
 
 /// The questions of one [`Ask::all`] so far.
@@ -402,10 +411,31 @@ impl Ask {
     ///
     /// A `requestState` that does not verify stops the call before the body runs. A question
     /// left unanswered is asked even where the body went on without its answer.
-    pub async fn run<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R> {
+    pub async fn run<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R>
+    where
+        R: Serialize + DeserializeOwned,
+    {
         if let Err(refused) = self.carried(|_| Ok(())) {
             return Asked::Stopped(refused);
         }
+        let round = match self.claim().await {
+            Ok(Claimed::Unclaimed) => None,
+            Ok(Claimed::Ours(round)) => Some(round),
+            Ok(Claimed::Ran(recorded)) => return recorded,
+            Err(stop) => return Asked::Stopped(stop),
+        };
+        let unsettled = round.as_ref().map(|r| Unsettled::new(self.key.store(), r));
+        let asked = self.run_body(body).await;
+        if let (Some(round), Some(unsettled)) = (round, unsettled) {
+            self.settle(&round, &asked).await;
+            unsettled.settled();
+        }
+        asked
+    }
+
+    /// Runs the body and ends the round: its result, the questions it is waiting for, or its
+    /// stop.
+    async fn run_body<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R> {
         {
             let mut inner = self.lock();
             inner.running = true;
@@ -482,20 +512,42 @@ impl Ask {
         let Some(sealed) = &self.request_state else {
             return Ok(Carried::new());
         };
-        let (mut carried, issued) = self.key.open(sealed, &self.binding).inspect_err(|e| {
-            if *e == StateError::UnknownKey {
-                trace::unknown_key();
-            }
-        })?;
+        let (mut carried, issued, seal) =
+            self.key.open(sealed, &self.binding).inspect_err(|e| {
+                if *e == StateError::UnknownKey {
+                    trace::unknown_key();
+                }
+            })?;
         // This round's answers took from the round's result to this retry.
         let took = Duration::from_millis(state::now_ms().saturating_sub(issued));
+        let mut answers = Map::new();
         for (key, index) in std::mem::take(&mut carried.pending) {
             if let Some(reply) = self.responses.get(&key) {
+                answers.insert(key.clone(), reply.clone());
                 carried.push_reply(&key, index, reply.clone(), Some(took));
                 inner.fresh.insert((key, index));
             }
         }
+        let expires = UNIX_EPOCH + Duration::from_millis(issued) + self.key.ttl();
+        inner.round = Some((seal, state::answers_digest(&answers), expires));
         Ok(carried)
+    }
+
+    /// The round of this retry, for its claim, with a claimant of its own; `None` for a call
+    /// without a state.
+    fn round(&self) -> Option<Round> {
+        let (seal, answers, expires) = self.lock().round.clone()?;
+        let mut claimant = [0u8; 16];
+        // Without random bytes, the claim is told apart by the time it was made.
+        if getrandom::fill(&mut claimant).is_err() {
+            claimant[..8].copy_from_slice(&state::now_ms().to_be_bytes());
+        }
+        Some(Round {
+            seal,
+            answers,
+            claimant: digest(&claimant),
+            expires,
+        })
     }
 
     pub(crate) fn version(&self) -> Result<ProtocolVersion, Interrupt> {

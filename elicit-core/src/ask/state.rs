@@ -7,17 +7,19 @@
 //! and given a time to live. Each answer also records a digest of the question it answers.
 
 use std::any::Any;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::memory::MemoryStore;
 use super::seal::{Refused, Sealer, open};
+use super::store::{DEFAULT_LEASE, DynStore, RoundStore};
 
 /// What differs between two questions asked under one key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,12 +99,12 @@ type Principal = Arc<dyn Fn(&dyn Any) -> Result<Option<String>, StateError> + Se
 ///   it. A call without a state is a first call, whatever `inputResponses` it carries, so a
 ///   retry resent without its state asks its questions again: nobody can answer a question the
 ///   person was not shown.
-/// - **A state**, without a [guard](StateKey::with_replay_guard), is a bearer token for its call
-///   (tool, arguments, caller) until its time to live runs out: a host that sends the final
-///   retry twice, state and all, runs the tool's body twice, including what it does after a
-///   confirmation the person gave once. A [`ReplayGuard`] lets each state open once, on every
-///   process that shares the guard; or make the confirmed effect idempotent (key it by the
-///   call's arguments and the answers, and do nothing the second time).
+/// - **A round** runs once. A retry's state and answers claim the round in the key's
+///   [`RoundStore`] before the body runs: the same retry sent again, state and answers alike,
+///   gets the response the first recorded and runs nothing, and the same state with other
+///   answers is refused as used. A body that ends in a fault of the server releases the
+///   round, so the client's retry runs. Each key has its own [`MemoryStore`], which serves one
+///   process; a fleet shares one store ([`with_store`](StateKey::with_store)).
 /// - **The call** is not: the same tool called again with the same arguments is a new call,
 ///   which asks again.
 #[derive(Clone)]
@@ -111,7 +113,8 @@ pub struct StateKey {
     keys: Arc<Vec<Sealer>>,
     ttl: Duration,
     principal: Option<Principal>,
-    guard: Option<Arc<dyn ReplayGuard>>,
+    store: Arc<dyn DynStore>,
+    lease: Duration,
 }
 
 impl fmt::Debug for StateKey {
@@ -120,8 +123,8 @@ impl fmt::Debug for StateKey {
             .field("keys", &self.keys.len())
             .field("ttl", &self.ttl)
             .field("principal", &self.principal.is_some())
-            .field("guard", &self.guard.is_some())
-            .finish()
+            .field("lease", &self.lease)
+            .finish_non_exhaustive()
     }
 }
 
@@ -163,7 +166,8 @@ impl StateKey {
             keys: Arc::new(vec![sealer(secret.into())?]),
             ttl: DEFAULT_TTL,
             principal: None,
-            guard: None,
+            store: Arc::new(MemoryStore::new()),
+            lease: DEFAULT_LEASE,
         })
     }
 
@@ -219,13 +223,33 @@ impl StateKey {
         }
     }
 
-    /// Lets each sealed state be used once: a retry that carries a state seen before is
-    /// refused, so a host that resends the final retry does not run the tool again. `guard`
-    /// may be shared by every process that holds the key ([`ReplayGuard`]).
+    /// Claims each round of a call in `store` before its body runs, and records its response
+    /// there, so that each round runs once ([`RoundStore`]). A key has its own
+    /// [`MemoryStore`] until this gives it another; give every process of a fleet the same
+    /// shared store (the `redis` feature's `RedisStore`), so that a retry runs once on any
+    /// of them.
     #[must_use]
-    pub fn with_replay_guard(mut self, guard: impl ReplayGuard + 'static) -> Self {
-        self.guard = Some(Arc::new(guard));
+    pub fn with_store(mut self, store: impl RoundStore) -> Self {
+        self.store = Arc::new(store);
         self
+    }
+
+    /// How long a claim holds a round while its body runs ([`DEFAULT_LEASE`], a minute, by
+    /// default). Past it, a retry of the round may take it over: a server that died mid-body
+    /// does not hold the round until its state expires. A body that may run longer needs a
+    /// longer lease, or a retry of it could run beside it.
+    #[must_use]
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    pub(super) fn store(&self) -> Arc<dyn DynStore> {
+        Arc::clone(&self.store)
+    }
+
+    pub(super) fn lease(&self) -> Duration {
+        self.lease
     }
 
     /// How long a sealed state stays valid after it is sent: the longest a retry may take to
@@ -272,14 +296,13 @@ impl StateKey {
             .map_err(StateError::Unsealed)
     }
 
-    /// Opens a state sealed for the call `binding` names, within its time to live, and once
-    /// only where the key has a replay guard. Returns it with its issue time (milliseconds
-    /// since the Unix epoch).
+    /// Opens a state sealed for the call `binding` names, within its time to live. Returns it
+    /// with its issue time (milliseconds since the Unix epoch) and its seal, unique to it.
     pub(crate) fn open(
         &self,
         sealed: &str,
         binding: &Binding,
-    ) -> Result<(Carried, u64), StateError> {
+    ) -> Result<(Carried, u64, String), StateError> {
         let opened = open(&self.keys, sealed, &binding.0).map_err(|refused| match refused {
             Refused::Malformed => StateError::Unreadable("not a sealed requestState".into()),
             Refused::UnknownKey => StateError::UnknownKey,
@@ -298,57 +321,7 @@ impl StateKey {
                 Carried::VERSION
             )));
         }
-        if let Some(guard) = &self.guard {
-            let expires = UNIX_EPOCH + Duration::from_millis(opened.issued) + self.ttl;
-            if !guard.first_use(&opened.nonce, expires) {
-                return Err(StateError::Replayed);
-            }
-        }
-        Ok((carried, opened.issued))
-    }
-}
-
-/// Remembers which sealed states were used, so that each is used once
-/// ([`StateKey::with_replay_guard`]). Back it with a store every process of the server shares
-/// (Redis `SET key NX PX`, a database row with a unique key) to refuse a replay on any of
-/// them; [`MemoryGuard`] serves one process.
-///
-/// It is asked of every retry whose state verifies, before the body runs, and the state is
-/// spent then: the state, not the call, is single-use. A retry without a state needs no guard:
-/// it is a first call, and its `inputResponses` answer nothing.
-pub trait ReplayGuard: Send + Sync {
-    /// Records the use of the state whose seal has `nonce` (unique to each seal), and says
-    /// whether this is its first. The record may be dropped after `expires`: the state no
-    /// longer opens then.
-    fn first_use(&self, nonce: &[u8], expires: SystemTime) -> bool;
-}
-
-/// A [`ReplayGuard`] in memory: for one process, or for processes that share it.
-#[derive(Debug, Default, Clone)]
-pub struct MemoryGuard {
-    seen: Arc<Mutex<HashMap<Vec<u8>, SystemTime>>>,
-}
-
-impl MemoryGuard {
-    /// A guard that has seen nothing.
-    #[must_use]
-    pub fn new() -> Self {
-        MemoryGuard::default()
-    }
-}
-
-impl ReplayGuard for MemoryGuard {
-    fn first_use(&self, nonce: &[u8], expires: SystemTime) -> bool {
-        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-        let now = SystemTime::now();
-        seen.retain(|_, until| *until > now);
-        seen.insert(nonce.to_vec(), expires).is_none()
-    }
-}
-
-impl<G: ReplayGuard + ?Sized> ReplayGuard for Arc<G> {
-    fn first_use(&self, nonce: &[u8], expires: SystemTime) -> bool {
-        (**self).first_use(nonce, expires)
+        Ok((carried, opened.issued, digest(&opened.nonce)))
     }
 }
 
@@ -365,7 +338,7 @@ fn sealer(secret: Vec<u8>) -> Result<Sealer, StateKeyError> {
 /// The client is told one thing for a state that was altered, expired, unreadable or bound to
 /// another call or caller (its state was refused); it is told the cause of the others: a key
 /// this server does not hold (a restart, or a fleet without a shared key), and a state used
-/// already (only where a replay guard is installed). The variants are for the server's own
+/// already (the same state with other answers). The variants are for the server's own
 /// logs and tests.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -383,9 +356,14 @@ pub enum StateError {
     Unsealed(String),
     /// Not a sealed state, or one that opened but holds a payload this build does not read.
     Unreadable(String),
-    /// The state opened, but was used before, and the key lets each be used once
-    /// ([`StateKey::with_replay_guard`]).
+    /// The state opened, but its round ran with other answers ([`RoundStore`]).
     Replayed,
+    /// The same retry is running elsewhere, and did not finish within
+    /// [`CLAIM_WAIT`](super::CLAIM_WAIT).
+    InProgress,
+    /// The key's store could not claim the round: unreachable, or full. A fault in the server:
+    /// the call ends with a JSON-RPC internal error, and no body runs unguarded.
+    Store(String),
 }
 
 impl fmt::Display for StateError {
@@ -400,7 +378,11 @@ impl fmt::Display for StateError {
             StateError::Unsealed(e) => write!(f, "the requestState could not be sealed: {e}"),
             StateError::Expired => f.write_str("the requestState has expired"),
             StateError::Unreadable(e) => write!(f, "the requestState cannot be read: {e}"),
-            StateError::Replayed => f.write_str("the requestState was used already"),
+            StateError::Replayed => {
+                f.write_str("the requestState was used already, with other answers")
+            }
+            StateError::InProgress => f.write_str("the same retry is still running elsewhere"),
+            StateError::Store(e) => write!(f, "the state store is unavailable: {e}"),
         }
     }
 }
@@ -607,6 +589,14 @@ pub(crate) fn digest(part: &[u8]) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&digest[..12])
 }
 
+/// A digest of a round's answers, whatever order their keys (at any level) were written in.
+pub(crate) fn answers_digest(answers: &JsonObject) -> String {
+    let mut bytes = Vec::new();
+    // Writing to a vector cannot fail.
+    let _ = canonical(&mut bytes, answers);
+    digest(&bytes)
+}
+
 /// Now, in milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> u64 {
     let since = SystemTime::now()
@@ -695,7 +685,7 @@ mod tests {
 
     /// Opens `sealed`, without its issue time.
     fn opened(key: &StateKey, sealed: &str, binding: &Binding) -> Result<Carried, StateError> {
-        key.open(sealed, binding).map(|(carried, _)| carried)
+        key.open(sealed, binding).map(|(carried, _, _)| carried)
     }
 
     fn carried() -> Carried {
@@ -815,29 +805,5 @@ mod tests {
         // The next await of the key is a question of its own, with no replies yet.
         let next = carried.register("k", 1, &identity("L", "other")).unwrap();
         assert!(next.replies.is_empty() && !next.changed);
-    }
-
-    #[test]
-    fn a_guarded_state_opens_once() {
-        let guard = MemoryGuard::new();
-        let key = StateKey::new(vec![7u8; 32])
-            .unwrap()
-            .with_replay_guard(guard.clone());
-        // A second process with the same secret and the same guard.
-        let other = StateKey::new(vec![7u8; 32])
-            .unwrap()
-            .with_replay_guard(guard);
-        let binding = of("t", None);
-        let sealed = key.seal(&carried(), &binding).unwrap();
-        assert_eq!(opened(&key, &sealed, &binding).unwrap(), carried());
-        assert_eq!(opened(&other, &sealed, &binding), Err(StateError::Replayed));
-        assert_eq!(opened(&key, &sealed, &binding), Err(StateError::Replayed));
-        // Another seal of the same payload is another state.
-        let next = key.seal(&carried(), &binding).unwrap();
-        assert!(opened(&other, &next, &binding).is_ok());
-        // Without a guard, a state opens as often as it is sent.
-        let open = StateKey::new(vec![7u8; 32]).unwrap();
-        assert!(opened(&open, &sealed, &binding).is_ok());
-        assert!(opened(&open, &sealed, &binding).is_ok());
     }
 }

@@ -78,3 +78,16 @@ pub(super) fn unknown_key() {
          rotating"
     );
 }
+
+/// Tells the operator, with the `tracing` feature, that a store failed to record or release a
+/// round whose body ran: a retry of it may run again.
+pub(super) fn store_failed(error: &super::StoreError) {
+    #[cfg(not(feature = "tracing"))]
+    let _ = error;
+    #[cfg(feature = "tracing")]
+    tracing::warn!(
+        target: "elicit_core::ask",
+        %error,
+        "a round's response could not be kept, so a retry of it may run again"
+    );
+}

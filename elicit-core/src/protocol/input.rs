@@ -57,6 +57,11 @@ pub struct InputRequests {
 }
 
 impl InputRequests {
+    /// Requests as written on the wire, by key.
+    pub(crate) fn from_entries(entries: Map<String, Value>) -> Self {
+        InputRequests { entries }
+    }
+
     /// No requests yet.
     #[must_use]
     pub fn new() -> Self {

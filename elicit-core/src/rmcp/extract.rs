@@ -80,7 +80,7 @@ impl<S: Send + Sync + 'static> KeepArguments<S> {
     }
 
     /// Seals the states of the tool named `tool` with `key`: a key of its own, with its own
-    /// time to live, principal or replay guard.
+    /// time to live, principal or store.
     #[must_use]
     pub fn with_tool_key(mut self, tool: impl Into<String>, key: StateKey) -> Self {
         self.tool_keys.insert(tool.into(), key);

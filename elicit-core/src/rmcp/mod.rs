@@ -139,6 +139,6 @@ pub use extract::{KeepArguments, keep_arguments};
 /// [`elicit_core::ask`](crate::ask).
 pub use crate::ask::{
     Ask, Asked, DEFAULT_KEEP_ALIVE, DEFAULT_MAX_ROUNDS, DEFAULT_TTL, ElicitMode, FormQuestion,
-    Interrupt, MemoryGuard, Question, Questions, ReplayGuard, SchemaQuestion, StateError, StateKey,
+    Interrupt, MemoryStore, Question, Questions, RoundStore, SchemaQuestion, StateError, StateKey,
     StateKeyError, Unavailable, UrlQuestion, input_schema,
 };

@@ -110,7 +110,7 @@ pub use response::{IntoCallToolResult, generic_result, input_required};
 /// The engine's names, where rust-mcp-sdk users look for them: the same items as in
 /// [`elicit_core::ask`](crate::ask).
 pub use crate::ask::{
-    Ask, Asked, DEFAULT_MAX_ROUNDS, DEFAULT_TTL, ElicitMode, FormQuestion, Interrupt, MemoryGuard,
-    Question, Questions, ReplayGuard, SchemaQuestion, StateError, StateKey, StateKeyError,
+    Ask, Asked, DEFAULT_MAX_ROUNDS, DEFAULT_TTL, ElicitMode, FormQuestion, Interrupt, MemoryStore,
+    Question, Questions, RoundStore, SchemaQuestion, StateError, StateKey, StateKeyError,
     Unavailable, UrlQuestion, input_schema,
 };

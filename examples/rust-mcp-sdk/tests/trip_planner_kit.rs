@@ -322,8 +322,9 @@ async fn an_altered_or_moved_state_is_refused() {
         Some(serde_json::from_value(json!({"trip": {"city": "Rome", "nights": 2}})).unwrap());
     refused(client.call_tool_once(keyed(SECRET), moved).await);
 
-    // Without a replay guard the state is a bearer token for its call, as the docs say: the
-    // final retry sent again runs the tool again, to the same result.
+    // Each process keeps its rounds in a memory store of its own: the final retry sent again
+    // to another process that shares only the secret runs the tool again, to the same result
+    // (a fleet shares a store, as the docs say).
     let again = client.call_tool_once(keyed(SECRET), retry).await.unwrap();
     assert_eq!(format!("{again:?}"), format!("{done:?}"));
 }

@@ -2,8 +2,8 @@
 //! several servers, key rotation, and a replayed final retry.
 
 use elicit_core::ProtocolVersion;
+use elicit_core::ask::MemoryStore;
 use elicit_core::prelude::*;
-use elicit_core::rmcp::MemoryGuard;
 use elicit_core::rmcp::test_util::{Answer, ScriptedClient, TestError};
 use rmcp::model::*;
 use rmcp::{tool, tool_handler, tool_router};
@@ -116,49 +116,97 @@ async fn rounds_spread_over_a_fleet_that_shares_a_secret_or_rotates_it() {
     assert_eq!(outcome.calls, 1);
 }
 
-/// Round 1, then its final retry, on `first` and `second`; then the same final retry again on
-/// `first`.
-async fn replay(first: Server, second: Server) -> Result<CallToolResponse, TestError> {
+/// Round 1 of `effects` on `first`, then its final retry on `second`, and the same retry
+/// again on `third`: the two responses.
+async fn replay(
+    first: Server,
+    second: Server,
+    third: Server,
+) -> (CallToolResponse, Result<CallToolResponse, TestError>) {
     let client = ScriptedClient::new(ProtocolVersion::V2026_07_28);
-    let call = CallToolRequestParams::new("confirm_args");
-    let CallToolResponse::InputRequired(round) = client
-        .call_tool_once(first.clone(), call.clone())
-        .await
-        .unwrap()
+    let call = CallToolRequestParams::new("effects");
+    let CallToolResponse::InputRequired(round) =
+        client.call_tool_once(first, call.clone()).await.unwrap()
     else {
         panic!("round 1 asks")
     };
     let mut retry = call;
-    retry.input_responses = Some(
-        serde_json::from_value(json!({"sure": accepted(json!({"confirmed": true}))})).unwrap(),
-    );
+    retry.input_responses =
+        Some(serde_json::from_value(json!({"trip": accepted(short_trip())})).unwrap());
     retry.request_state = round.request_state;
     let done = client.call_tool_once(second, retry.clone()).await.unwrap();
     assert!(matches!(done, CallToolResponse::Complete(_)), "{done:?}");
-    client.call_tool_once(first, retry).await
+    (done, client.call_tool_once(third, retry).await)
 }
 
+fn result_of(response: &CallToolResponse) -> serde_json::Value {
+    match response {
+        CallToolResponse::Complete(result) => serde_json::to_value(result).unwrap(),
+        other => panic!("expected a result: {other:?}"),
+    }
+}
+
+/// Servers that share a store run each round once: the same final retry, sent again to any of
+/// them, gets the same result and runs nothing; the same state with other answers is refused
+/// as used. Servers that share only a secret each keep their own rounds.
 #[tokio::test]
-async fn a_guard_refuses_a_replayed_final_retry_on_any_server_that_shares_it() {
-    let guard = MemoryGuard::new();
-    let guarded = || {
-        server(
+async fn a_shared_store_runs_each_round_once_on_every_server() {
+    let store = MemoryStore::new();
+    let base = Server::new();
+    let with = |key: StateKey| Server {
+        key,
+        ..base.clone()
+    };
+    let shared = || {
+        with(
             StateKey::new(SECRET.to_vec())
                 .unwrap()
-                .with_replay_guard(guard.clone()),
+                .with_store(store.clone()),
         )
     };
-    match replay(guarded(), guarded()).await {
+    let (done, again) = replay(shared(), shared(), shared()).await;
+    assert_eq!(result_of(&again.unwrap()), result_of(&done));
+    // Round 1 ran the code before the question; the final retry ran the body once.
+    assert_eq!(*base.effects.lock().unwrap(), (2, 1));
+
+    // The same state with other answers.
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28);
+    let call = CallToolRequestParams::new("effects");
+    let CallToolResponse::InputRequired(round) =
+        client.call_tool_once(shared(), call.clone()).await.unwrap()
+    else {
+        panic!("round 1 asks")
+    };
+    let mut retry = call;
+    retry.request_state = round.request_state;
+    for trip in [short_trip(), json!({"city": "Lyon", "nights": 2})] {
+        retry.input_responses =
+            Some(serde_json::from_value(json!({"trip": accepted(trip)})).unwrap());
+        let _ = client.call_tool_once(shared(), retry.clone()).await;
+    }
+    match client.call_tool_once(shared(), retry).await {
         Err(TestError::Server(e)) => {
             assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{e:?}");
-            assert!(e.message.contains("used already"), "{e:?}");
+            assert!(
+                e.message.contains("used already, with other answers"),
+                "{e:?}"
+            );
         }
-        other => panic!("the replay ran the tool again: {other:?}"),
+        other => panic!("other answers ran the round again: {other:?}"),
     }
-    // Without the guard the state is a bearer token: the replay runs the tool again.
-    let open = || server(StateKey::new(SECRET.to_vec()).unwrap());
-    let again = replay(open(), open()).await.unwrap();
-    assert!(matches!(again, CallToolResponse::Complete(_)), "{again:?}");
+
+    // Each its own store: the replay on the other server runs the body again.
+    let base = Server::new();
+    let own = || Server {
+        key: StateKey::new(SECRET.to_vec()).unwrap(),
+        ..base.clone()
+    };
+    let (_, again) = replay(own(), own(), own()).await;
+    assert!(
+        matches!(again, Ok(CallToolResponse::Complete(_))),
+        "{again:?}"
+    );
+    assert_eq!(*base.effects.lock().unwrap(), (3, 2));
 }
 
 /// A `#[tool]` server whose `book` tool seals with a key of its own.

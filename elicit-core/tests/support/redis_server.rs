@@ -1,0 +1,94 @@
+//! A real Redis for the tests that need one: the one `ELICIT_REDIS_URL` names, or a
+//! `redis-server` from the PATH started on a free port of 127.0.0.1 and stopped when dropped.
+//! Without either a test is skipped, saying why, unless `ELICIT_REQUIRE_REDIS` is set (as CI
+//! sets it): then it fails.
+
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A Redis server the test may use.
+pub struct TestRedis {
+    /// Its URL.
+    pub url: String,
+    port: u16,
+    /// The server this test started, if it started one.
+    child: Option<Child>,
+}
+
+impl TestRedis {
+    /// The Redis `ELICIT_REDIS_URL` names, or one started for the test; `None` (said on
+    /// stderr) where there is neither.
+    pub fn shared(test: &str) -> Option<TestRedis> {
+        match std::env::var("ELICIT_REDIS_URL") {
+            Ok(url) => Some(TestRedis {
+                url,
+                port: 0,
+                child: None,
+            }),
+            Err(_) => TestRedis::own(test),
+        }
+    }
+
+    /// A `redis-server` of the test's own, which it may stop and start again; `None` (said on
+    /// stderr) where none is on the PATH.
+    pub fn own(test: &str) -> Option<TestRedis> {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let mut redis = TestRedis {
+            url: format!("redis://127.0.0.1:{port}/"),
+            port,
+            child: None,
+        };
+        match redis.start() {
+            Ok(()) => Some(redis),
+            Err(why) => {
+                let message = format!("{test}: skipped, no Redis: {why}");
+                assert!(
+                    std::env::var_os("ELICIT_REQUIRE_REDIS").is_none(),
+                    "{message} (ELICIT_REQUIRE_REDIS is set)"
+                );
+                eprintln!("{message}");
+                None
+            }
+        }
+    }
+
+    /// Starts its server again, on the same port, after [`stop`](Self::stop).
+    pub fn start(&mut self) -> Result<(), String> {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                format!("redis-server could not be started ({e}); install it to run this test")
+            })?;
+        self.child = Some(child);
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            if started.elapsed() > Duration::from_secs(10) {
+                return Err("redis-server did not listen within 10 seconds".into());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(())
+    }
+
+    /// Stops the server this test started.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for TestRedis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
