@@ -689,3 +689,46 @@ async fn on_redis_a_lost_response_is_retried_and_gets_the_same_result() {
     }
     assert_eq!(paid.load(Ordering::SeqCst), 1);
 }
+
+/// A retry whose round is still running elsewhere waits for its response, then ends with an
+/// "in progress" error the client may retry, and runs nothing.
+#[tokio::test(flavor = "current_thread", start_paused = true)]
+async fn a_round_still_running_elsewhere_ends_in_progress() {
+    use elicit_core::ask::{CLAIM_WAIT, Claim, Round, RoundStore, StoreError};
+
+    /// A store whose every round runs elsewhere, for ever.
+    struct Busy;
+    impl RoundStore for Busy {
+        async fn claim(&self, _: &Round, _: Duration) -> Result<Claim, StoreError> {
+            Ok(Claim::Running)
+        }
+        async fn record(&self, _: &Round, _: &Value) -> Result<(), StoreError> {
+            Ok(())
+        }
+        async fn release(&self, _: &Round) -> Result<(), StoreError> {
+            Ok(())
+        }
+    }
+    let retry = final_retry(&key()).await;
+    let paid = AtomicU32::new(0);
+    let started = tokio::time::Instant::now();
+    let asked = pay(&paid)(&Ask::with_port(
+        retry,
+        Scripted::default(),
+        key().with_store(Busy),
+    ))
+    .await;
+    assert!(
+        started.elapsed() >= CLAIM_WAIT,
+        "it waited for the response"
+    );
+    let Asked::Stopped(stop) = asked else {
+        panic!("{asked:?}")
+    };
+    let elicit_core::ask::Ending::Rpc(error) = stop.ending() else {
+        panic!("{stop:?}")
+    };
+    assert_eq!(error.code, -32603);
+    assert!(error.message.contains("still being answered"), "{error:?}");
+    assert_eq!(paid.load(Ordering::SeqCst), 0);
+}

@@ -2,7 +2,7 @@
 //! [`RoundStore`](super::RoundStore).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -58,7 +58,7 @@ impl Ask {
             return Ok(Claimed::Unclaimed);
         };
         let store = self.key.store();
-        let waited = Instant::now();
+        let waited = tokio::time::Instant::now();
         loop {
             let claim = store
                 .claim(&round, self.key.lease())
