@@ -81,9 +81,6 @@ where
     held.bench_function(BenchmarkId::new("from_value", name), |b| {
         b.iter(|| ElicitResult::<T>::from_value(black_box(&parsed)).unwrap())
     });
-    held.bench_function(BenchmarkId::new("from_rmcp", name), |b| {
-        b.iter(|| ElicitResult::<T>::from_rmcp(black_box(&rmcp_result)).unwrap())
-    });
     held.finish();
 
     let mut runtime = c.benchmark_group("runtime");

@@ -21,7 +21,6 @@ mod protocol;
 pub mod redis;
 mod reply;
 mod result;
-pub mod retry;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 mod runtime;

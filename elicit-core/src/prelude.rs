@@ -20,8 +20,7 @@
 //! feature), do not need them.
 
 #[cfg(feature = "ask")]
-pub use crate::ask::{Ask, Asked, Interrupt, StateKey};
-pub use crate::retry::RetryPolicy;
+pub use crate::ask::{Ask, Asked, Interrupt, RetryPolicy, StateKey};
 pub use crate::{Confirm, ElicitError, ElicitResult, Form, UrlElicitResult};
 
 /// `#[derive(Elicit)]`, and the trait it implements.

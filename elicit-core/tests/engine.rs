@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use elicit_core::ask::AnswerSource;
 use elicit_core::ask::{Ask, Asked, Call, ElicitMode, ElicitationCapability, Interrupt, Port};
 use elicit_core::ask::{PortFuture, Request, SendError, StateKey};
-use elicit_core::retry::AnswerSource;
 use elicit_core::{Elicit, ElicitResult, ProtocolVersion, SchemaError};
 use serde_json::{Map, Value, json};
 
@@ -129,7 +129,7 @@ where
     let mut sent = Vec::new();
     loop {
         sent.push(next.clone());
-        let asked = body(&Ask::with_port(next, port.clone(), key())).await;
+        let asked = body(&Ask::with_port(next, port.clone()).with_key(key())).await;
         let Asked::InputRequired(required) = asked else {
             return (asked, sent);
         };
@@ -176,7 +176,7 @@ fn done(asked: Asked<String>) -> String {
 async fn one_body_on_every_version_without_an_sdk() {
     for version in ProtocolVersion::ALL {
         let port = Scripted::with([oslo()]);
-        let ask = Ask::with_port(call(version, None, None), port.clone(), key());
+        let ask = Ask::with_port(call(version, None, None), port.clone()).with_key(key());
         assert!(ask.supports(ElicitMode::Form) && !ask.supports(ElicitMode::Url));
         let result = match plan(&ask).await {
             Asked::Done(result) => result,
@@ -187,7 +187,8 @@ async fn one_body_on_every_version_without_an_sdk() {
                 let responses: Map<String, Value> =
                     [("trip".to_owned(), oslo())].into_iter().collect();
                 let state = required.request_state().map(str::to_owned);
-                let retry = Ask::with_port(call(version, Some(responses), state), port, key());
+                let retry =
+                    Ask::with_port(call(version, Some(responses), state), port).with_key(key());
                 done(plan(&retry).await)
             }
             other => panic!("{version}: {other:?}"),
@@ -202,7 +203,7 @@ async fn a_client_without_elicitation_sends_nothing() {
         let mut call = Call::new("plan");
         call.protocol_version = Some(version.to_owned());
         let port = Scripted::default();
-        let ask = Ask::with_port(call, port.clone(), key());
+        let ask = Ask::with_port(call, port.clone()).with_key(key());
         assert!(!ask.supports(ElicitMode::Form), "{version}");
         let asked = plan(&ask).await;
         assert!(matches!(asked, Asked::Stopped(_)), "{version}: {asked:?}");
@@ -211,7 +212,7 @@ async fn a_client_without_elicitation_sends_nothing() {
     // A version nobody knows is refused, never read as the newest.
     let mut call = Call::new("plan");
     call.protocol_version = Some("draft".to_owned());
-    let ask = Ask::with_port(call, Scripted::default(), key());
+    let ask = Ask::with_port(call, Scripted::default()).with_key(key());
     assert_eq!(ask.protocol_version(), None);
     let asked = plan(&ask).await;
     assert!(
@@ -306,7 +307,7 @@ async fn answers_count_only_for_the_questions_the_state_asked() {
     let version = ProtocolVersion::V2026_07_28;
     let paid = AtomicU32::new(0);
     let body = pay(&paid);
-    let ask = Ask::with_port(call(version, None, None), Scripted::default(), key());
+    let ask = Ask::with_port(call(version, None, None), Scripted::default()).with_key(key());
     let Asked::InputRequired(first) = body(&ask).await else {
         panic!("round 1 asks for the trip");
     };
@@ -317,7 +318,7 @@ async fn answers_count_only_for_the_questions_the_state_asked() {
         first.request_state().map(str::to_owned),
     );
     let Asked::InputRequired(second) =
-        body(&Ask::with_port(retry, Scripted::default(), key())).await
+        body(&Ask::with_port(retry, Scripted::default()).with_key(key())).await
     else {
         panic!("round 2 asks for the confirmation");
     };
@@ -515,12 +516,8 @@ async fn final_retry(key: &StateKey) -> Call {
     let mut call = call(version, None, None);
     let mut answers = vec![("trip", oslo()), ("pay", yes())].into_iter();
     loop {
-        let asked = body(&Ask::with_port(
-            call.clone(),
-            Scripted::default(),
-            key.clone(),
-        ))
-        .await;
+        let asked =
+            body(&Ask::with_port(call.clone(), Scripted::default()).with_key(key.clone())).await;
         let Asked::InputRequired(required) = asked else {
             panic!("{asked:?}")
         };
@@ -558,13 +555,13 @@ async fn the_same_final_retry_runs_once_however_often_it_is_sent() {
         })
         .await
     };
-    let a = Ask::with_port(retry.clone(), Scripted::default(), key.clone());
-    let b = Ask::with_port(retry.clone(), Scripted::default(), key.clone());
+    let a = Ask::with_port(retry.clone(), Scripted::default()).with_key(key.clone());
+    let b = Ask::with_port(retry.clone(), Scripted::default()).with_key(key.clone());
     let (a, b) = tokio::join!(slow(&a), slow(&b));
     let (a, b) = (done(a), done(b));
     assert_eq!(a, "paid 1");
     assert_eq!(a, b);
-    let later = Ask::with_port(retry, Scripted::default(), key);
+    let later = Ask::with_port(retry, Scripted::default()).with_key(key);
     assert_eq!(done(slow(&later).await), "paid 1");
     assert_eq!(paid.load(Ordering::SeqCst), 1);
 }
@@ -591,7 +588,7 @@ async fn a_fault_or_a_panic_releases_the_round() {
             .await
         }
     };
-    let ask = Ask::with_port(retry.clone(), Scripted::default(), key.clone());
+    let ask = Ask::with_port(retry.clone(), Scripted::default()).with_key(key.clone());
     let fault = failing("fault")(&ask).await;
     assert!(
         matches!(fault, Asked::Stopped(Interrupt::Error(_))),
@@ -600,13 +597,13 @@ async fn a_fault_or_a_panic_releases_the_round() {
     let (retry_, key_) = (retry.clone(), key.clone());
     let run = failing("panic");
     let panicked = tokio::spawn(async move {
-        let ask = Ask::with_port(retry_, Scripted::default(), key_);
+        let ask = Ask::with_port(retry_, Scripted::default()).with_key(key_);
         run(&ask).await
     })
     .await;
     assert!(panicked.is_err(), "the body panicked");
     // The release runs on the runtime; the next retry finds the round free, or waits for it.
-    let ask = Ask::with_port(retry, Scripted::default(), key);
+    let ask = Ask::with_port(retry, Scripted::default()).with_key(key);
     assert_eq!(done(failing("ok")(&ask).await), "paid");
     assert_eq!(runs.load(Ordering::SeqCst), 3);
 }
@@ -634,7 +631,7 @@ async fn an_unreachable_store_fails_closed() {
     let retry = final_retry(&key()).await;
     let key = key().with_store(Down);
     let paid = AtomicU32::new(0);
-    let asked = pay(&paid)(&Ask::with_port(retry, Scripted::default(), key)).await;
+    let asked = pay(&paid)(&Ask::with_port(retry, Scripted::default()).with_key(key)).await;
     let Asked::Stopped(stop) = asked else {
         panic!("{asked:?}")
     };
@@ -677,14 +674,14 @@ async fn on_redis_a_lost_response_is_retried_and_gets_the_same_result() {
         })
         .await
     };
-    let on_a = Ask::with_port(retry.clone(), Scripted::default(), a.clone());
-    let on_b = Ask::with_port(retry.clone(), Scripted::default(), b.clone());
+    let on_a = Ask::with_port(retry.clone(), Scripted::default()).with_key(a.clone());
+    let on_b = Ask::with_port(retry.clone(), Scripted::default()).with_key(b.clone());
     let (first, second) = tokio::join!(slow(&on_a), slow(&on_b));
     let (first, second) = (done(first), done(second));
     assert_eq!(first, "paid 1");
     assert_eq!(first, second);
     for key in [a, b] {
-        let later = Ask::with_port(retry.clone(), Scripted::default(), key);
+        let later = Ask::with_port(retry.clone(), Scripted::default()).with_key(key);
         assert_eq!(done(slow(&later).await), "paid 1");
     }
     assert_eq!(paid.load(Ordering::SeqCst), 1);
@@ -712,12 +709,9 @@ async fn a_round_still_running_elsewhere_ends_in_progress() {
     let retry = final_retry(&key()).await;
     let paid = AtomicU32::new(0);
     let started = tokio::time::Instant::now();
-    let asked = pay(&paid)(&Ask::with_port(
-        retry,
-        Scripted::default(),
-        key().with_store(Busy),
-    ))
-    .await;
+    let asked =
+        pay(&paid)(&Ask::with_port(retry, Scripted::default()).with_key(key().with_store(Busy)))
+            .await;
     assert!(
         started.elapsed() >= CLAIM_WAIT,
         "it waited for the response"

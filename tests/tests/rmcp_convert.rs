@@ -157,22 +157,30 @@ fn request_and_result_conversions_both_ways() {
 
     let ours: ElicitResult<Booking> = ElicitResult::from_value(&accept(ada())).unwrap();
     let theirs = rmcp::model::ElicitResult::try_from(&ours).unwrap();
-    assert_eq!(ElicitResult::<Booking>::from_rmcp(&theirs).unwrap(), ours);
+    assert_eq!(
+        ElicitResult::<Booking>::from_value(&serde_json::to_value(&theirs).unwrap()).unwrap(),
+        ours
+    );
     for ours in [ElicitResult::<Booking>::Decline, ElicitResult::Cancel] {
         let theirs = rmcp::model::ElicitResult::try_from(&ours).unwrap();
         assert!(theirs.content.is_none());
-        assert_eq!(ElicitResult::<Booking>::from_rmcp(&theirs).unwrap(), ours);
+        assert_eq!(
+            ElicitResult::<Booking>::from_value(&serde_json::to_value(&theirs).unwrap()).unwrap(),
+            ours
+        );
     }
-    let invalid = serde_json::from_value(accept(json!({"name": 3}))).unwrap();
+    let invalid: rmcp::model::ElicitResult =
+        serde_json::from_value(accept(json!({"name": 3}))).unwrap();
     assert!(
-        ElicitResult::<Booking>::from_rmcp(&invalid).is_err(),
+        ElicitResult::<Booking>::from_value(&serde_json::to_value(&invalid).unwrap()).is_err(),
         "content is validated"
     );
     // Content `Booking` itself would take, but that breaks the schema's rules.
     let mut too_many = ada();
     too_many["party_size"] = json!(13);
-    let too_many = serde_json::from_value(accept(too_many)).unwrap();
-    let e = ElicitResult::<Booking>::from_rmcp(&too_many).unwrap_err();
+    let too_many: rmcp::model::ElicitResult = serde_json::from_value(accept(too_many)).unwrap();
+    let e =
+        ElicitResult::<Booking>::from_value(&serde_json::to_value(&too_many).unwrap()).unwrap_err();
     assert_eq!(
         e.violations()
             .iter()
@@ -188,7 +196,13 @@ fn request_and_result_conversions_both_ways() {
         UrlElicitResult::Decline,
         UrlElicitResult::Cancel,
     ] {
-        assert_eq!(UrlElicitResult::from_rmcp(&url.into()).unwrap(), url);
+        assert_eq!(
+            UrlElicitResult::from_value(
+                &serde_json::to_value(rmcp::model::ElicitResult::from(url)).unwrap()
+            )
+            .unwrap(),
+            url
+        );
     }
 
     let mut requests = InputRequests::new();

@@ -9,12 +9,12 @@ use serde_json::{Value, json};
 use super::asked::Interrupt;
 use super::port::{Request, SendError};
 use super::question::{Asking, Question, outcome};
+use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use super::unavailable::{Unavailable, Why};
 use super::{Ask, MIN_KEEP_ALIVE, trace};
 use crate::error::{ElicitError, Location, Rule};
 use crate::protocol::client::ElicitMode;
 use crate::protocol::jsonrpc::RpcError;
-use crate::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use crate::version::ProtocolVersion;
 
 impl Ask {

@@ -8,10 +8,10 @@ use serde_json::Value;
 use super::Ask;
 use super::asked::Interrupt;
 use super::question::{Answering, Asking, FormQuestion, Question, sealed};
+use crate::ask::{AnswerSource, Attempt, RetryPolicy};
 use crate::confirm::Confirm;
 use crate::error::ElicitError;
 use crate::result::{ElicitAction, ElicitResult};
-use crate::retry::{AnswerSource, Attempt, RetryPolicy};
 
 impl Ask {
     /// Asks a yes/no question under `key`: the [`Confirm`] form with `message`. Await it for a

@@ -37,6 +37,7 @@ mod asked;
 mod claim;
 mod memory;
 mod port;
+mod retry;
 // Its settings macros serve the confirmation too.
 #[macro_use]
 mod question;
@@ -61,6 +62,7 @@ pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use memory::MemoryStore;
 pub use port::{Call, Port, PortFuture, Request, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
+pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
 pub use state::Change;
 pub use state::{DEFAULT_TTL, StateError, StateKey, StateKeyError};
 pub use store::{CLAIM_WAIT, Claim, DEFAULT_LEASE, Round, RoundStore, StoreError};
@@ -75,7 +77,6 @@ use state::{Binding, Carried};
 
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
-use crate::retry::{Attempt, RetryPolicy};
 use crate::version::ProtocolVersion;
 
 /// How many rounds a call may take by default, as rmcp's and the other SDKs' clients allow.
@@ -141,7 +142,10 @@ pub struct Ask {
     /// fallback's words).
     predates: bool,
     key: StateKey,
-    binding: Binding,
+    /// The tool's name and the adapter's caller, which the state is bound to with the
+    /// arguments.
+    tool: String,
+    principal: Option<String>,
     responses: Map<String, Value>,
     request_state: Option<String>,
     pub(crate) max_rounds: u32,
@@ -210,24 +214,11 @@ impl std::fmt::Debug for Ask {
 }
 
 impl Ask {
-    /// The questions of `call`, asked through `port` and sealed with `key`. An adapter builds
-    /// one per `tools/call`.
+    /// The questions of `call`, asked through `port`, sealed with the
+    /// [installed](StateKey::installed) key (see [`with_key`](Ask::with_key)). An adapter
+    /// builds one per call.
     #[must_use]
-    ///
-    /// The sealed state is bound to the tool, its arguments and the caller: the principal the
-    /// key names from the SDK's request context, where the key names one
-    /// ([`StateKey::with_principal`]), or else the adapter's own ([`Call::principal`]). A key
-    /// whose principal function cannot read this SDK's context refuses the call.
-    pub fn with_port(call: Call, port: impl Port + 'static, key: StateKey) -> Self {
-        let principal = match key.names_principals() {
-            true => key.principal_of(port.context()),
-            false => Ok(call.principal.clone()),
-        };
-        let binding = Binding::of(
-            &call.tool,
-            call.arguments.as_ref(),
-            principal.as_ref().ok().and_then(Option::as_deref),
-        );
+    pub fn with_port(call: Call, port: impl Port + 'static) -> Self {
         let text = call.protocol_version.as_deref();
         // A client before elicitation is served as one that declared none.
         let predates = text.is_some_and(crate::version::predates_elicitation);
@@ -249,8 +240,9 @@ impl Ask {
             version,
             elicitation,
             predates,
-            key,
-            binding,
+            key: StateKey::installed().clone(),
+            tool: call.tool,
+            principal: call.principal,
             responses: responses.unwrap_or_default(),
             request_state,
             max_rounds: DEFAULT_MAX_ROUNDS,
@@ -259,12 +251,35 @@ impl Ask {
             output_schema: call.output_schema,
             keep_alive: DEFAULT_KEEP_ALIVE,
             deadline: DEFAULT_DEADLINE,
-            inner: Mutex::new(Inner {
-                // The state is refused before the body runs: no caller could be named.
-                carried: principal.err().map(Err),
-                ..Inner::default()
-            }),
+            inner: Mutex::new(Inner::default()),
         }
+    }
+
+    /// Seals and opens the call's state with `key` instead of the installed one: a key with a
+    /// time to live, a caller, a store or a secret of its own. Set it before the body runs.
+    ///
+    /// The sealed state is bound to the tool, its arguments and the caller: the principal the
+    /// key names from the SDK's request context, where the key names one
+    /// ([`StateKey::with_principal`]), or else the adapter's own ([`Call::principal`]). A key
+    /// whose principal function cannot read this SDK's context stops the call before the body
+    /// runs, as a fault of the server's.
+    #[must_use]
+    pub fn with_key(mut self, key: StateKey) -> Self {
+        self.key = key;
+        self
+    }
+
+    /// What the call's state is bound to: the tool, its arguments and the caller.
+    fn binding(&self) -> Result<Binding, StateError> {
+        let principal = match self.key.names_principals() {
+            true => self.key.principal_of(self.port.context())?,
+            false => self.principal.clone(),
+        };
+        Ok(Binding::of(
+            &self.tool,
+            Some(&self.arguments),
+            principal.as_deref(),
+        ))
     }
 
     /// Caps the rounds of one call ([`DEFAULT_MAX_ROUNDS`] by default): past it, the call fails
@@ -300,7 +315,7 @@ impl Ask {
 
     /// How long each question waits for the person ([`DEFAULT_DEADLINE`], ten minutes, by
     /// default). When it passes, the question ends as a cancel whose [`Attempt`] says it
-    /// [timed out](crate::retry::AnswerSource::TimedOut), and the cancel is not asked again: a
+    /// [timed out](crate::ask::AnswerSource::TimedOut), and the cancel is not asked again: a
     /// client that dropped the request (some drop `elicitation/create` without a word) would
     /// drop the retry too. A question's own `deadline` overrides it. It means the same on every
     /// version:
@@ -476,9 +491,8 @@ impl Ask {
             }
             carried.round += 1;
             carried.pending = at;
-            self.key
-                .seal(carried, &self.binding)
-                .map_err(Interrupt::State)
+            let binding = self.binding().map_err(Interrupt::State)?;
+            self.key.seal(carried, &binding).map_err(Interrupt::State)
         })?;
         Ok(InputRequired::new(pending).with_request_state(sealed))
     }
@@ -509,15 +523,16 @@ impl Ask {
     /// to it. Answers count only through the state that asked for them: without a state, a
     /// call is a first call, whatever `inputResponses` it carries.
     fn open(&self, inner: &mut Inner) -> Result<Carried, StateError> {
+        // Who the caller is, before anything: a key that cannot tell stops every call.
+        let binding = self.binding()?;
         let Some(sealed) = &self.request_state else {
             return Ok(Carried::new());
         };
-        let (mut carried, issued, seal) =
-            self.key.open(sealed, &self.binding).inspect_err(|e| {
-                if *e == StateError::UnknownKey {
-                    trace::unknown_key();
-                }
-            })?;
+        let (mut carried, issued, seal) = self.key.open(sealed, &binding).inspect_err(|e| {
+            if *e == StateError::UnknownKey {
+                trace::unknown_key();
+            }
+        })?;
         // This round's answers took from the round's result to this retry.
         let took = Duration::from_millis(state::now_ms().saturating_sub(issued));
         let mut answers = Map::new();

@@ -135,19 +135,33 @@ pub trait Port: Send + Sync {
     fn carries(&self, request: &Request) -> Result<(), SchemaError>;
 
     /// Sends one live request (before 2026-07-28) and waits for the client's reply, as JSON
-    /// (`{"action": .., "content"?: ..}`), up to `timeout`.
+    /// (`{"action": .., "content"?: ..}`), up to `timeout`. An SDK that speaks only
+    /// 2026-07-28, where every question is a round, keeps the default, which is never called.
     fn send<'a>(
         &'a self,
         request: &'a Request,
         timeout: Option<Duration>,
-    ) -> PortFuture<'a, Result<Value, SendError>>;
+    ) -> PortFuture<'a, Result<Value, SendError>> {
+        let _ = (request, timeout);
+        Box::pin(async {
+            Err(SendError::Transport(
+                "this SDK sends no requests during a call".into(),
+            ))
+        })
+    }
 
     /// Whether the call carried a progress token, so that [`progress`](Port::progress) reaches
-    /// the client.
-    fn reports_progress(&self) -> bool;
+    /// the client. No, by default.
+    fn reports_progress(&self) -> bool {
+        false
+    }
 
-    /// Sends one progress notification for the call. A lost one changes nothing.
-    fn progress(&self, progress: f64, message: String) -> PortFuture<'_, ()>;
+    /// Sends one progress notification for the call. A lost one changes nothing; by default,
+    /// none is sent.
+    fn progress(&self, progress: f64, message: String) -> PortFuture<'_, ()> {
+        let _ = (progress, message);
+        Box::pin(async {})
+    }
 
     /// The SDK's request context, which a key's
     /// [`with_principal`](super::StateKey::with_principal) reads to name the caller. An

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::Ask;
 use super::asked::Interrupt;
 use super::port::{Request, SendError};
+use super::retry::{Attempt, RetryPolicy};
 use super::state::{Identity, digest};
 use crate::elicit::Elicit;
 use crate::error::ElicitError;
@@ -21,7 +22,6 @@ use crate::protocol::client::ElicitMode;
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
 use crate::reply;
 use crate::result::{ElicitAction, ElicitResult};
-use crate::retry::{Attempt, RetryPolicy};
 use crate::runtime::Content;
 use crate::schema::RequestedSchema;
 use crate::schema::request::FormRequest;
@@ -95,7 +95,7 @@ impl Ask {
     ///
     /// ```
     /// # use elicit_core::prelude::*;
-    /// # use elicit_core::retry::AnswerSource;
+    /// # use elicit_core::ask::AnswerSource;
     /// # async fn body(ask: &Ask) -> Result<bool, Interrupt> {
     /// let (pay, attempt) = ask.with_attempt(ask.confirm("pay", "Pay 120 EUR?")).await?;
     /// let read_by_someone = attempt.source == AnswerSource::Person
@@ -119,7 +119,7 @@ impl Ask {
         let attempt = attempt.unwrap_or_else(|| {
             Attempt::new(
                 question.asking().base_message(),
-                crate::retry::AttemptOutcome::Failed("no person could be asked".into()),
+                crate::ask::AttemptOutcome::Failed("no person could be asked".into()),
             )
         });
         Ok((answer, attempt))
@@ -303,8 +303,8 @@ fn keeping(
 }
 
 /// The outcome of one parsed answer, for the retry policy.
-pub(crate) fn outcome<O: Decided>(answer: &Result<O, ElicitError>) -> crate::retry::AttemptOutcome {
-    crate::retry::AttemptOutcome::from_action(answer.as_ref().map(Decided::action))
+pub(crate) fn outcome<O: Decided>(answer: &Result<O, ElicitError>) -> crate::ask::AttemptOutcome {
+    crate::ask::AttemptOutcome::from_action(answer.as_ref().map(Decided::action))
 }
 
 /// An answer that says what the user did.
@@ -347,7 +347,7 @@ macro_rules! form_settings {
         ///   field's rules becomes the field's `default`, where the version allows one
         ///   (2025-06-18: booleans only). The person's answer is what counts.
         ///
-        /// The answer's [`Attempt`](crate::retry::Attempt) says it came from the arguments.
+        /// The answer's [`Attempt`](crate::ask::Attempt) says it came from the arguments.
         ///
         /// The arguments are the call's own, as they arrived. List the question's key in the tool's
         /// `inputSchema` ([`input_schema`](super::input_schema)) rather than in a `Parameters`
@@ -362,8 +362,8 @@ macro_rules! form_settings {
         /// 2026-07-28, an `inputResponses` entry that no sealed round asked for, such as one
         /// sent up front on a first call. Such an answer is the client's, as an argument is:
         /// nothing shows that a person saw the question. It answers the first await of the
-        /// key only, its [`Attempt`](crate::retry::Attempt) says
-        /// [`Unasked`](crate::retry::AnswerSource::Unasked), and it is final: content that
+        /// key only, its [`Attempt`](crate::ask::Attempt) says
+        /// [`Unasked`](crate::ask::AnswerSource::Unasked), and it is final: content that
         /// breaks the form ends the call as content from a person would.
         ///
         /// Off by default, and a confirmation has no such setting: an answer counts only

@@ -84,13 +84,13 @@ type Principal = Arc<dyn Fn(&dyn Any) -> Result<Option<String>, StateError> + Se
 ///   say), and so survives a renewal.
 ///
 /// ```
-/// use elicit_core::rmcp::StateKey;
+/// use elicit_core::ask::StateKey;
 ///
 /// let key = StateKey::new(b"a secret of at least thirty-two bytes".to_vec())?
 ///     .also_opening(b"last month's secret, thirty-two bytes".to_vec())?;
 /// assert!(StateKey::new(b"too short".to_vec()).is_err());
 /// # let _ = key;
-/// # Ok::<(), elicit_core::rmcp::StateKeyError>(())
+/// # Ok::<(), elicit_core::ask::StateKeyError>(())
 /// ```
 ///
 /// **What is single-use, and what is not.**
@@ -614,7 +614,7 @@ pub(crate) struct Answers {
     /// Whether it was asked again once already for having changed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub changed: bool,
-    /// Whether the first reply came unasked ([`AnswerSource::Unasked`](crate::retry::AnswerSource::Unasked)).
+    /// Whether the first reply came unasked ([`AnswerSource::Unasked`](crate::ask::AnswerSource::Unasked)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unasked: bool,
     pub replies: Vec<Value>,

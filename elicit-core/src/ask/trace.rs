@@ -5,7 +5,7 @@
 
 use super::asked::Interrupt;
 use super::question::Asking;
-use crate::retry::Attempt;
+use super::retry::Attempt;
 use crate::version::ProtocolVersion;
 
 /// Emits the event for `question`, whose last attempt is `last`, or which stopped at `stop`;
@@ -21,7 +21,7 @@ pub(super) fn question(
     let _ = (question, version, round, last, stop);
     #[cfg(feature = "tracing")]
     {
-        use crate::retry::{AnswerSource, AttemptOutcome};
+        use crate::ask::{AnswerSource, AttemptOutcome};
 
         use crate::protocol::client::ElicitMode;
 

@@ -175,7 +175,7 @@ fn kind(kind: &Kind) -> String {
 ///     city: String,
 /// }
 ///
-/// let schema = elicit_core::rmcp::input_schema([("trip", Trip::requested_schema())]);
+/// let schema = elicit_core::ask::input_schema([("trip", Trip::requested_schema())]);
 /// assert_eq!(schema["properties"]["trip"]["properties"]["city"]["type"], "string");
 /// assert!(schema.get("required").is_none());
 /// ```

@@ -47,12 +47,6 @@ impl<'a, 's, C, H> Envelope<'a, 's, C, H> {
             marker: PhantomData,
         }
     }
-
-    /// Where the reply's violations go.
-    #[cfg(feature = "rmcp")]
-    pub(crate) fn sink(&self) -> &'a Sink<'s> {
-        self.sink
-    }
 }
 
 impl<'a, 's> Envelope<'a, 's, Report> {

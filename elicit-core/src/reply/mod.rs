@@ -56,23 +56,6 @@ impl Source for Json<'_> {
     }
 }
 
-/// The content of an accept, already taken out of its envelope, as an SDK's typed result holds
-/// it (absent content reads as `{}`).
-#[cfg(feature = "rmcp")]
-struct Accepted<'a>(Option<&'a Value>);
-
-#[cfg(feature = "rmcp")]
-impl Source for Accepted<'_> {
-    fn read<C: ReadContent>(&self, envelope: Envelope<'_, '_, C>) -> Read<C> {
-        let content = adapter::ContentSeed::new(envelope.sink());
-        match self.0.filter(|v| !v.is_null()) {
-            Some(value) => content.deserialize(value),
-            None => content.deserialize(&Value::Object(serde_json::Map::new())),
-        }
-        .map(ElicitResult::Accept)
-    }
-}
-
 /// Refuses a reply over the size limit before any of it is parsed.
 fn check_size(json: &[u8], limits: &Limits) -> Result<(), ElicitError> {
     if json.len() > limits.max_reply_bytes() {
@@ -115,19 +98,6 @@ pub(crate) fn from_value<C: ReadContent>(
     limits: &Limits,
 ) -> Result<ElicitResult<C>, ElicitError> {
     read(schema, &Json(value), limits)
-}
-
-/// Reads the content of an accept, already taken out of its envelope.
-#[cfg(feature = "rmcp")]
-pub(crate) fn from_content<C: ReadContent>(
-    schema: &RequestedSchema,
-    content: Option<&Value>,
-) -> Result<C, ElicitError> {
-    match read(schema, &Accepted(content), &Limits::DEFAULT)? {
-        ElicitResult::Accept(content) => Ok(content),
-        // `Accepted` reads only an accept.
-        ElicitResult::Decline | ElicitResult::Cancel => Err(ElicitError::new(Vec::new())),
-    }
 }
 
 /// Reads a URL-mode reply held as JSON bytes: the action only. Bytes that are not UTF-8 are a

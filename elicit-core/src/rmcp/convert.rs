@@ -10,8 +10,7 @@ use ::rmcp::model as m;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::elicit::Elicit;
-use crate::error::{ElicitError, SchemaError};
+use crate::error::SchemaError;
 use crate::protocol::client::ElicitRequest;
 use crate::protocol::input::{InputRequests, InputRequired, InputResponses};
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
@@ -177,24 +176,6 @@ pub(crate) fn reply_value(result: &m::ElicitResult) -> Value {
     reply
 }
 
-impl<T: Elicit> ElicitResult<T> {
-    /// Reads rmcp's result, validating its content against `T`'s schema like any reply. The
-    /// content is read where rmcp holds it, never copied.
-    pub fn from_rmcp(result: &m::ElicitResult) -> Result<Self, ElicitError> {
-        match result.action {
-            m::ElicitationAction::Accept => {
-                let content =
-                    crate::reply::from_content(T::requested_schema(), result.content.as_ref())?;
-                ElicitResult::Accept(content).check()
-            }
-            m::ElicitationAction::Decline => Ok(ElicitResult::Decline),
-            m::ElicitationAction::Cancel => Ok(ElicitResult::Cancel),
-            // An action rmcp adds later is refused rather than guessed.
-            _ => Self::from_value(&reply_value(result)),
-        }
-    }
-}
-
 impl<T: Serialize> TryFrom<&ElicitResult<T>> for m::ElicitResult {
     type Error = serde_json::Error;
 
@@ -204,13 +185,6 @@ impl<T: Serialize> TryFrom<&ElicitResult<T>> for m::ElicitResult {
         let mut out = m::ElicitResult::new(rmcp_action(result.action()));
         out.content = wire.get("content").cloned();
         Ok(out)
-    }
-}
-
-impl UrlElicitResult {
-    /// Reads rmcp's result of a URL-mode elicitation: only the action matters.
-    pub fn from_rmcp(result: &m::ElicitResult) -> Result<Self, ElicitError> {
-        UrlElicitResult::from_value(&reply_value(result))
     }
 }
 

@@ -143,10 +143,7 @@ impl<S: ::rmcp::ServerHandler> FromContextPart<ToolCallContext<'_, S>> for Ask {
         let tool = context.service.get_tool(&context.name);
         let extensions = &context.request_context.extensions;
         let kept = extensions.get::<CallArguments>().cloned();
-        let key = match extensions.get::<CallKey>() {
-            Some(CallKey(key)) => key.clone(),
-            None => StateKey::installed().clone(),
-        };
+        let key = extensions.get::<CallKey>().map(|CallKey(key)| key.clone());
         let arguments = match kept {
             Some(CallArguments(arguments)) => arguments,
             None if context.arguments.is_none() && tool.as_ref().is_some_and(takes_arguments) => {
@@ -166,15 +163,18 @@ impl<S: ::rmcp::ServerHandler> FromContextPart<ToolCallContext<'_, S>> for Ask {
             None => context.arguments.clone(),
         };
         let output_schema = tool.is_some_and(|tool| tool.output_schema.is_some());
-        Ok(Ask::of_rmcp(
+        let ask = Ask::of_rmcp(
             context.request_context.clone(),
             &context.name,
             arguments.as_ref(),
             context.input_responses.as_ref(),
             context.request_state.clone(),
-            key,
             output_schema,
-        ))
+        );
+        Ok(match key {
+            Some(key) => ask.with_key(key),
+            None => ask,
+        })
     }
 }
 

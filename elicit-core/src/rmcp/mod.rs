@@ -2,12 +2,12 @@
 //!
 //! The adapter of the [ask engine](crate::ask) for rmcp:
 //!
-//! - [`Ask`]: a tool's typed questions in straight-line code that works on every protocol
+//! - [`Ask`](crate::ask::Ask): a tool's typed questions in straight-line code that works on every protocol
 //!   version. Before 2026-07-28 each question is a live `elicitation/create`; on 2026-07-28,
 //!   where a server cannot send requests mid-call, each is a round of `InputRequiredResult`
-//!   and retry, with the answers so far sealed in `requestState` ([`StateKey`]). A `#[tool]`
+//!   and retry, with the answers so far sealed in `requestState` ([`StateKey`](crate::ask::StateKey)). A `#[tool]`
 //!   function takes it as an argument, served through [`keep_arguments`]; a hand-written
-//!   `call_tool` builds one with [`Ask::new`]. It is the one way to ask.
+//!   `call_tool` builds one with [`Ask::new`](crate::ask::Ask::new). It is the one way to ask.
 //! - Conversions between this crate's schema, request and result types and rmcp's model types,
 //!   both ways, and between the 2026-07-28 multi-round-trip types (`InputRequests`,
 //!   `InputRequired`, `InputResponses`) and rmcp's.
@@ -59,10 +59,10 @@
 //! (rmcp's `Parameters` takes them), and reads a call without `arguments` as `{}`. Where `Ask`
 //! finds none for a tool that takes some, the call fails on every version with an error that
 //! says so, rather than bind the sealed state to arguments it did not see. A question awaited
-//! outside [`Ask::run`] is refused on every version with [`Interrupt::OutsideRun`].
+//! outside [`Ask::run`](crate::ask::Ask::run) is refused on every version with [`Interrupt::OutsideRun`](crate::ask::Interrupt::OutsideRun).
 //!
 //! **Retrying.** Without a policy a question is asked once: a cancel is the answer, and content
-//! that breaks the form's rules ends the call with a tool error. [`Ask::with_retry`] gives every
+//! that breaks the form's rules ends the call with a tool error. [`Ask::with_retry`](crate::ask::Ask::with_retry) gives every
 //! question of the call a policy, and a question's own `retrying` overrides it:
 //!
 //! ```
@@ -88,10 +88,10 @@
 //! ```
 //!
 //! **When the client can't show a form.** A question that opts in with
-//! [`FormQuestion::or_arguments`] takes its answer from the tool's argument under its key, and
-//! without one the call ends with [`Interrupt::Unavailable`], which says what the tool needs and
-//! in which argument; [`input_schema`] writes the tool's `inputSchema` for those arguments.
-//! While a live request waits for the person, [`Ask::with_keep_alive`] sends progress.
+//! [`FormQuestion::or_arguments`](crate::ask::FormQuestion::or_arguments) takes its answer from the tool's argument under its key, and
+//! without one the call ends with [`Interrupt::Unavailable`](crate::ask::Interrupt::Unavailable), which says what the tool needs and
+//! in which argument; [`input_schema`](crate::ask::input_schema) writes the tool's `inputSchema` for those arguments.
+//! While a live request waits for the person, [`Ask::with_keep_alive`](crate::ask::Ask::with_keep_alive) sends progress.
 //!
 //! **Testing.** With the `test-util` feature, [`test_util`] runs a tool against a scripted
 //! client in the same process, on every version.
@@ -112,7 +112,7 @@
 //! context): a state sealed for one credential is refused with another, or with none. Over
 //! stdio, or without a credential, the caller is nobody in particular, and any caller without
 //! one may continue a call whose state it holds. A renewed token is another credential; a key
-//! with [`StateKey::with_principal`] names the caller from the request context instead (a
+//! with [`StateKey::with_principal`](crate::ask::StateKey::with_principal) names the caller from the request context instead (a
 //! verified OAuth subject, say), which survives a renewal.
 //!
 //! **Capabilities** are read per request before anything is sent
@@ -134,11 +134,3 @@ pub mod test_util;
 
 pub use convert::Unrepresentable;
 pub use extract::{KeepArguments, keep_arguments};
-
-/// The engine's names, where rmcp users look for them: the same items as in
-/// [`elicit_core::ask`](crate::ask).
-pub use crate::ask::{
-    Ask, Asked, DEFAULT_KEEP_ALIVE, DEFAULT_MAX_ROUNDS, DEFAULT_TTL, ElicitMode, FormQuestion,
-    Interrupt, MemoryStore, Question, Questions, RoundStore, SchemaQuestion, StateError, StateKey,
-    StateKeyError, Unavailable, UrlQuestion, input_schema,
-};

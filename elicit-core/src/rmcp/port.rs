@@ -8,7 +8,7 @@ use ::rmcp::service::{PeerRequestOptions, RequestContext, RoleServer, ServiceErr
 use serde_json::Value;
 
 use super::convert::reply_value;
-use crate::ask::{Ask, Call, Port, PortFuture, Request, SendError, StateKey};
+use crate::ask::{Ask, Call, Port, PortFuture, Request, SendError};
 use crate::error::SchemaError;
 use crate::protocol::client::ElicitationCapability;
 
@@ -98,26 +98,15 @@ fn to_rmcp(request: &Request) -> Result<m::ElicitRequestParams, SchemaError> {
 
 impl Ask {
     /// The questions of one rmcp `tools/call`, sealed with the
-    /// [installed](StateKey::installed) key.
+    /// [installed](crate::ask::StateKey::installed) key (or another, with [`Ask::with_key`]).
     #[must_use]
     pub fn new(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Self {
-        Self::with_key(request, context, StateKey::installed().clone())
-    }
-
-    /// [`new`](Ask::new), sealed with `key`.
-    #[must_use]
-    pub fn with_key(
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-        key: StateKey,
-    ) -> Self {
         Self::of_rmcp(
             context.clone(),
             &request.name,
             request.arguments.as_ref(),
             request.input_responses.as_ref(),
             request.request_state.clone(),
-            key,
             false,
         )
     }
@@ -129,7 +118,6 @@ impl Ask {
         arguments: Option<&JsonObject>,
         responses: Option<&m::InputResponses>,
         request_state: Option<String>,
-        key: StateKey,
         output_schema: bool,
     ) -> Self {
         let mut call = Call::new(tool);
@@ -144,6 +132,6 @@ impl Ask {
         call.request_state = request_state;
         call.output_schema = output_schema;
         call.principal = credential(&context);
-        Ask::with_port(call, Rmcp { context }, key)
+        Ask::with_port(call, Rmcp { context })
     }
 }

@@ -2,25 +2,23 @@
 //! SDK's own params, or a custom request the SDK could not read as one.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use ::rust_mcp_sdk::McpServer;
 use ::rust_mcp_sdk::auth::AuthInfo;
 use ::rust_mcp_sdk::mcp_server::ServerHandler;
 use ::rust_mcp_sdk::schema::schema_utils::CustomRequest;
 use ::rust_mcp_sdk::schema::{
-    CallToolRequestParams, ClientCapabilities, ProgressToken, RequestMetaObject, RpcError,
+    CallToolRequestParams, ClientCapabilities, RequestMetaObject, RpcError,
 };
 use serde_json::{Map, Value};
 
-use crate::ask::{Ask, Call, Port, PortFuture, Request, SendError, StateKey};
+use crate::ask::{Ask, Call, Port, Request};
 use crate::error::SchemaError;
 use crate::protocol::client::ElicitationCapability;
 
-/// A `tools/call` on rust-mcp-sdk, as the engine sees it.
+/// A `tools/call` on rust-mcp-sdk, as the engine sees it. The SDK speaks 2026-07-28 only, so
+/// every question is a round: nothing is sent during a call, and no progress either.
 struct RustMcpSdk {
-    runtime: Arc<dyn McpServer>,
-    progress_token: Option<ProgressToken>,
     /// The caller's auth, the context a key's principal function reads.
     auth: Option<AuthInfo>,
 }
@@ -33,35 +31,6 @@ impl Port for RustMcpSdk {
         Ok(())
     }
 
-    fn send<'a>(
-        &'a self,
-        _request: &'a Request,
-        _timeout: Option<Duration>,
-    ) -> PortFuture<'a, Result<Value, SendError>> {
-        // The SDK answers every version before 2026-07-28 with -32022, so no call reaches a
-        // tool on a version that sends live requests.
-        Box::pin(async {
-            Err(SendError::Transport(
-                "rust-mcp-sdk 2 sends no requests during a call: it speaks 2026-07-28 only".into(),
-            ))
-        })
-    }
-
-    fn reports_progress(&self) -> bool {
-        self.progress_token.is_some()
-    }
-
-    fn progress(&self, progress: f64, message: String) -> PortFuture<'_, ()> {
-        Box::pin(async move {
-            let token = self.progress_token.clone();
-            // A lost notification changes nothing.
-            let _ = self
-                .runtime
-                .report_progress(token, progress, None, Some(message))
-                .await;
-        })
-    }
-
     fn context(&self) -> &dyn std::any::Any {
         &self.auth
     }
@@ -69,24 +38,14 @@ impl Port for RustMcpSdk {
 
 /// The questions of one rust-mcp-sdk `tools/call`, from the params
 /// `handle_call_tool_request_mrtr` receives, sealed with the
-/// [installed](StateKey::installed) key and bound to the caller's principal (see
-/// [`ask_with_key`]).
-pub async fn ask(params: &CallToolRequestParams, runtime: &Arc<dyn McpServer>) -> Ask {
-    ask_with_key(params, runtime, StateKey::installed().clone()).await
-}
-
-/// [`ask`], sealed with `key`.
+/// [installed](crate::ask::StateKey::installed) key (or another, with [`Ask::with_key`]).
 ///
 /// The sealed state is bound to the caller: by default to the `client_id` and `user_id` of
 /// `runtime.auth_info_cloned()`, or to its `token_unique_id` where the token names neither,
 /// and to nobody in particular without auth (any caller without auth may then continue a call
-/// whose state it holds). A key with [`with_principal`](StateKey::with_principal) over
+/// whose state it holds). A key with [`with_principal`](crate::ask::StateKey::with_principal) over
 /// `Option<AuthInfo>` names the principal itself.
-pub async fn ask_with_key(
-    params: &CallToolRequestParams,
-    runtime: &Arc<dyn McpServer>,
-    key: StateKey,
-) -> Ask {
+pub async fn ask(params: &CallToolRequestParams, runtime: &Arc<dyn McpServer>) -> Ask {
     let responses = params.input_responses.as_ref().map(|responses| {
         responses
             .0
@@ -104,11 +63,11 @@ pub async fn ask_with_key(
         request_state: params.request_state.clone(),
         meta: params.meta.clone(),
     };
-    tool.ask(runtime, key).await
+    tool.ask(runtime).await
 }
 
 /// The `Ask` of a `tools/call` that reached `handle_custom_request`, with the
-/// [installed](StateKey::installed) key: the SDK reads a `tools/call` as a custom request when
+/// [installed](crate::ask::StateKey::installed) key: the SDK reads a `tools/call` as a custom request when
 /// its `inputResponses` hold a number it cannot (`2.5`, `3.0`, `1e2`, `-0`, or an integer
 /// beyond `i64`), and would answer it "method not found" before the tool runs. Here its
 /// params are read as JSON, so the answer gets the form's own reading: `3.0` is 3 in an integer
@@ -119,7 +78,8 @@ pub async fn ask_with_key(
 /// requires for the method `tools/call` and for the named tool, so that a gate the server
 /// declares holds on this path too.
 ///
-/// `Ok(None)` for a request that is not a `tools/call`.
+/// `Ok(None)` for a request that is not a `tools/call`; otherwise the tool's name, its
+/// arguments (`{}` where the call sent none) and its `Ask`.
 ///
 /// # Errors
 ///
@@ -130,28 +90,31 @@ pub async fn ask_custom(
     request: &CustomRequest,
     runtime: &Arc<dyn McpServer>,
     handler: &dyn ServerHandler,
-) -> Result<Option<(String, Ask)>, RpcError> {
-    ask_custom_with_key(request, runtime, handler, StateKey::installed().clone()).await
-}
-
-/// [`ask_custom`], sealed with `key`.
-///
-/// # Errors
-///
-/// As [`ask_custom`].
-pub async fn ask_custom_with_key(
-    request: &CustomRequest,
-    runtime: &Arc<dyn McpServer>,
-    handler: &dyn ServerHandler,
-    key: StateKey,
-) -> Result<Option<(String, Ask)>, RpcError> {
+) -> Result<Option<CustomCall>, RpcError> {
     let Some(tool) = read_custom(request, handler)? else {
         return Ok(None);
     };
     #[allow(deprecated)] // The SDK sets it from every request it reads.
     runtime.set_active_log_level(tool.meta.log_level.clone());
     let name = tool.name.clone();
-    Ok(Some((name, tool.ask(runtime, key).await)))
+    let arguments = tool.arguments.clone().unwrap_or_default();
+    Ok(Some(CustomCall {
+        name,
+        arguments,
+        ask: tool.ask(runtime).await,
+    }))
+}
+
+/// A `tools/call` that reached `handle_custom_request`, as [`ask_custom`] reads it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct CustomCall {
+    /// The tool's name.
+    pub name: String,
+    /// The call's arguments, as JSON (`{}` where it sent none), numbers as written.
+    pub arguments: Map<String, Value>,
+    /// The call's questions.
+    pub ask: Ask,
 }
 
 /// The `tools/call` in a custom request, read from its JSON params as the SDK would read them,
@@ -212,7 +175,7 @@ struct Tool {
 }
 
 impl Tool {
-    async fn ask(self, runtime: &Arc<dyn McpServer>, key: StateKey) -> Ask {
+    async fn ask(self, runtime: &Arc<dyn McpServer>) -> Ask {
         let mut call = Call::new(self.name);
         call.arguments = self.arguments;
         call.protocol_version = Some(self.meta.protocol_version.clone());
@@ -221,12 +184,7 @@ impl Tool {
         call.request_state = self.request_state;
         let auth = runtime.auth_info_cloned().await;
         call.principal = auth.as_ref().map(principal);
-        let port = RustMcpSdk {
-            runtime: Arc::clone(runtime),
-            progress_token: self.meta.progress_token.clone(),
-            auth,
-        };
-        Ask::with_port(call, port, key)
+        Ask::with_port(call, RustMcpSdk { auth })
     }
 }
 

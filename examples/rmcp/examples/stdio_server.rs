@@ -225,7 +225,7 @@ impl ServerHandler for Restaurant {
                 "book_table",
                 "Book a table; asks the user for the booking details (or takes them as the \
                  `booking` argument when the client cannot show forms).",
-                elicit_core::rmcp::input_schema([("booking", Booking::requested_schema())]),
+                elicit_core::ask::input_schema([("booking", Booking::requested_schema())]),
             ),
             tool(
                 "book_table_patiently",

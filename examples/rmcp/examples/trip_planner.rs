@@ -48,7 +48,7 @@ impl TripPlanner {
     /// Plans a trip: asks where and for how long, then, for a week or more, about extras.
     #[tool(
         description = "Plan a trip; asks the user where, for how long, and about extras.",
-        input_schema = elicit_core::rmcp::input_schema([
+        input_schema = elicit_core::ask::input_schema([
             ("trip", Trip::requested_schema()),
             ("extras", Extras::requested_schema()),
         ])

@@ -9,7 +9,7 @@ mod trip_planner;
 
 use std::sync::Arc;
 
-use elicit_core::rmcp::StateKey;
+use elicit_core::ask::StateKey;
 use rmcp::model::*;
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RoleServer, RunningService,

@@ -11,7 +11,7 @@ mod trip;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::rust_mcp_sdk::StateKey;
+use elicit_core::ask::StateKey;
 use rust_mcp_sdk::auth::AuthInfo;
 use rust_mcp_sdk::error::SdkResult;
 use rust_mcp_sdk::mcp_server::{McpServerOptions, ServerHandler, server_runtime};
@@ -78,7 +78,9 @@ async fn plan_trip_with(
         }
     }))
     .unwrap();
-    let ask = elicit_core::rust_mcp_sdk::ask_with_key(&params, runtime, key).await;
+    let ask = elicit_core::rust_mcp_sdk::ask(&params, runtime)
+        .await
+        .with_key(key);
     let result = trip::plan_trip(ask).await.into_server_result()?;
     Ok(serde_json::to_value(result).unwrap())
 }

@@ -18,7 +18,7 @@ struct Booker;
 impl Booker {
     #[tool(
         description = "Plan a trip",
-        input_schema = elicit_core::rmcp::input_schema([("trip", Trip::requested_schema())])
+        input_schema = elicit_core::ask::input_schema([("trip", Trip::requested_schema())])
     )]
     async fn book(&self, ask: Ask) -> Asked<CallToolResult> {
         ask.run(async {

@@ -286,7 +286,7 @@ async fn url_mode_where_the_version_has_it() {
 #[tokio::test]
 async fn an_elicitation_id_is_unique_to_its_call() {
     let mut server = Server::new();
-    server.retry = Some(elicit_core::retry::RetryPolicy::default());
+    server.retry = Some(elicit_core::ask::RetryPolicy::default());
     let ids = |outcome: &elicit_core::rmcp::test_util::Outcome| -> Vec<Option<String>> {
         outcome
             .asked

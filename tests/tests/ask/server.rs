@@ -84,7 +84,7 @@ impl Server {
     pub fn new() -> Self {
         Server {
             key: StateKey::random().unwrap(),
-            max_rounds: elicit_core::rmcp::DEFAULT_MAX_ROUNDS,
+            max_rounds: elicit_core::ask::DEFAULT_MAX_ROUNDS,
             retry: None,
             keep_alive: None,
             output_schema: false,
@@ -446,8 +446,9 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let mut ask =
-            Ask::with_key(&request, &context, self.key.clone()).with_max_rounds(self.max_rounds);
+        let mut ask = Ask::new(&request, &context)
+            .with_key(self.key.clone())
+            .with_max_rounds(self.max_rounds);
         if let Some(policy) = self.retry {
             ask = ask.with_retry(policy);
         }

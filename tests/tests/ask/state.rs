@@ -341,7 +341,7 @@ async fn a_default_state_key_and_custom_ttl() {
     assert!(StateKey::new(vec![1u8; 31]).is_err());
     assert_eq!(
         StateKey::random().unwrap().ttl(),
-        elicit_core::rmcp::DEFAULT_TTL
+        elicit_core::ask::DEFAULT_TTL
     );
 }
 

@@ -129,12 +129,11 @@ impl ServerHandler for Conformance {
         _context: &RequestContext,
         runtime: Arc<dyn McpServer>,
     ) -> Result<GenericResult, RpcError> {
-        let Some((tool, ask)) =
-            elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime, self).await?
+        let Some(call) = elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime, self).await?
         else {
             return Err(RpcError::method_not_found());
         };
-        elicit_core::rust_mcp_sdk::generic_result(self.call(&tool, ask).await?)
+        elicit_core::rust_mcp_sdk::generic_result(self.call(&call.name, call.ask).await?)
     }
 
     async fn handle_list_prompts_request(

@@ -26,50 +26,44 @@ mod trip;
 
 use elicit_core::prelude::*;
 use rust_mcp_sdk::mcp_server::{McpServerOptions, ServerHandler, server_runtime};
-use rust_mcp_sdk::schema::schema_utils::CustomRequest;
-use rust_mcp_sdk::schema::{
-    CallToolRequestParams, GenericResult, ListToolsResult, PaginatedRequestParams, RpcError,
-    ServerCapabilities, ServerResult,
-};
+use rust_mcp_sdk::schema::{ListToolsResult, PaginatedRequestParams, RpcError, ServerCapabilities};
 use rust_mcp_sdk::{
     McpServer, RequestContext, StdioTransport, ToMcpServerHandler, TransportOptions,
 };
+use serde_json::{Map, Value};
 use trip::{Extras, Trip};
-
-/// The shared body, re-asking invalid content when `TRIP_PLANNER_RETRY` is set.
-async fn plan_trip(ask: Ask) -> Asked<String> {
-    let ask = match std::env::var_os("TRIP_PLANNER_RETRY") {
-        Some(_) => ask.with_retry(RetryPolicy::default()),
-        None => ask,
-    };
-    trip::plan_trip(ask).await
-}
 
 pub struct TripPlanner;
 
 impl TripPlanner {
-    /// Runs the tool `name` with `ask`.
-    async fn call(&self, name: &str, ask: Ask) -> Asked<String> {
+    /// Runs the tool `name`, re-asking invalid content when `TRIP_PLANNER_RETRY` is set.
+    async fn call(&self, name: &str, _arguments: Map<String, Value>, ask: Ask) -> Asked<String> {
+        let ask = match std::env::var_os("TRIP_PLANNER_RETRY") {
+            Some(_) => ask.with_retry(RetryPolicy::default()),
+            None => ask,
+        };
         match name {
-            "plan_trip" => plan_trip(ask).await,
-            other => Asked::Stopped(Interrupt::Error(elicit_core::RpcError {
-                code: -32602,
-                message: format!("unknown tool `{other}`"),
-                data: None,
-            })),
+            "plan_trip" => trip::plan_trip(ask).await,
+            other => Asked::Stopped(Interrupt::Error(elicit_core::RpcError::invalid_params(
+                format!("unknown tool `{other}`"),
+            ))),
         }
     }
 }
 
 #[async_trait::async_trait]
 impl ServerHandler for TripPlanner {
+    // Both of the SDK's routes to a tool (`tools/call`, and a retry whose answers hold a
+    // number it cannot read, such as `2.5`), to `TripPlanner::call`.
+    elicit_core::ask_routes!(TripPlanner::call);
+
     async fn handle_list_tools_request(
         &self,
         _params: Option<PaginatedRequestParams>,
         _context: &RequestContext,
         _runtime: Arc<dyn McpServer>,
     ) -> Result<ListToolsResult, RpcError> {
-        let input_schema = elicit_core::rust_mcp_sdk::input_schema([
+        let input_schema = elicit_core::ask::input_schema([
             ("trip", Trip::requested_schema()),
             ("extras", Extras::requested_schema()),
         ]);
@@ -78,31 +72,6 @@ impl ServerHandler for TripPlanner {
             "Plan a trip; asks the user where, for how long, and about extras.",
             serde_json::Value::Object(input_schema),
         )])
-    }
-
-    async fn handle_call_tool_request_mrtr(
-        &self,
-        params: CallToolRequestParams,
-        _context: &RequestContext,
-        runtime: Arc<dyn McpServer>,
-    ) -> Result<ServerResult, RpcError> {
-        let ask = elicit_core::rust_mcp_sdk::ask(&params, &runtime).await;
-        self.call(&params.name, ask).await.into_server_result()
-    }
-
-    // The SDK reads a retry whose answers hold a number it cannot (`2.5`, `3.0`) as a custom
-    // request: the adapter reads it as the `tools/call` it is.
-    async fn handle_custom_request(
-        &self,
-        request: CustomRequest,
-        _context: &RequestContext,
-        runtime: Arc<dyn McpServer>,
-    ) -> Result<GenericResult, RpcError> {
-        match elicit_core::rust_mcp_sdk::ask_custom(&request, &runtime, self).await? {
-            Some((tool, ask)) => self.call(&tool, ask).await.into_generic_result(),
-            None => Err(RpcError::method_not_found()
-                .with_message(format!("no method `{}`", request.method))),
-        }
     }
 }
 

@@ -1,17 +1,14 @@
-//! The elicitation loop: what to do after a cancel, a decline, or content that broke the rules.
+//! Asking again: what a question's retry policy does after a cancel, a decline, or content that
+//! broke the rules, and where each attempt's answer came from.
 //!
 //! - **cancel**: ask again once, saying the form was dismissed;
 //! - **decline**: stop, and never ask again;
 //! - **invalid content**: ask again with the violations in the message, up to a limit.
-//!
-//! The loop is independent of any SDK: it drives an `ask` function. The rmcp integration
-//! (feature `rmcp`) runs it over a peer.
 
-use std::future::Future;
 use std::time::Duration;
 
 use crate::error::ElicitError;
-use crate::result::{ElicitAction, ElicitResult};
+use crate::result::ElicitAction;
 use crate::schema::RequestedSchema;
 
 /// How many times to ask again.
@@ -138,19 +135,8 @@ impl Attempt {
     }
 }
 
-/// The end of the loop, with every attempt.
-#[derive(Debug)]
-pub struct Retried<T, E> {
-    /// The final answer: the last attempt's result, or the error that ended the loop (the last
-    /// invalid content is returned as `Err` with the caller's error type).
-    pub result: Result<ElicitResult<T>, E>,
-    /// Every attempt, in order.
-    pub attempts: Vec<Attempt>,
-}
-
 /// The message for the next attempt after a cancel.
-#[must_use]
-pub fn message_after_cancel(base: &str) -> String {
+fn message_after_cancel(base: &str) -> String {
     format!(
         "{base}\n\n(This was dismissed before. It is asked once more; decline if you prefer not to answer.)"
     )
@@ -160,8 +146,7 @@ pub fn message_after_cancel(base: &str) -> String {
 /// form's `schema`, in the user's words ([`ElicitError::user_text`]: the labels the form
 /// showed, one line); without it, as [`ElicitError`] displays it. The note is one parenthesized
 /// paragraph, so it reads well in clients that show the message on one line.
-#[must_use]
-pub fn message_after_invalid(
+fn message_after_invalid(
     base: &str,
     error: &ElicitError,
     schema: Option<&RequestedSchema>,
@@ -181,24 +166,11 @@ pub fn message_after_invalid(
     )
 }
 
-/// Where the attempts at one question stand: the policy applied to every outcome so far.
-///
-/// It decides, after each outcome, whether to ask again, and with which message. [`run`] drives
-/// it over live requests; the rmcp integration also drives it over the answers of earlier
-/// rounds, so a question asked again in another round follows the same rules.
-///
-/// ```
-/// use elicit_core::retry::{AttemptOutcome, Attempts, RetryPolicy};
-///
-/// let mut attempts = Attempts::new(RetryPolicy::default(), "Book a table");
-/// assert_eq!(attempts.message(), "Book a table");
-/// assert!(attempts.record(AttemptOutcome::Cancelled), "a cancel is asked once more");
-/// assert!(attempts.message().contains("dismissed"));
-/// assert!(!attempts.record(AttemptOutcome::Cancelled), "but only once");
-/// assert_eq!(attempts.attempts().len(), 2);
-/// ```
+/// Where the attempts at one question stand: the policy applied to every outcome so far. It
+/// decides, after each outcome, whether to ask again, and with which message; the engine
+/// drives it over the answers of earlier rounds and over live requests alike.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Attempts {
+pub(crate) struct Attempts {
     policy: RetryPolicy,
     base: String,
     next: String,
@@ -211,7 +183,7 @@ pub struct Attempts {
 
 impl Attempts {
     /// No attempt yet; the first is asked with `base_message`.
-    pub fn new(policy: RetryPolicy, base_message: impl Into<String>) -> Self {
+    pub(crate) fn new(policy: RetryPolicy, base_message: impl Into<String>) -> Self {
         let base = base_message.into();
         Attempts {
             policy,
@@ -226,7 +198,7 @@ impl Attempts {
 
     /// Words violations for the user with the labels of `schema`, the form being asked.
     #[must_use]
-    pub fn with_schema(mut self, schema: &RequestedSchema) -> Self {
+    pub(crate) fn with_schema(mut self, schema: &RequestedSchema) -> Self {
         // Kept only where the policy can ask again after invalid content: the one use of it.
         if self.policy.max_invalid_retries > 0 {
             self.schema = Some(schema.clone());
@@ -236,20 +208,20 @@ impl Attempts {
 
     /// The message for the next attempt.
     #[must_use]
-    pub fn message(&self) -> &str {
+    pub(crate) fn message(&self) -> &str {
         &self.next
     }
 
     /// Records what the attempt asked with [`message`](Self::message) came to. Returns `true`
     /// when the policy asks again, `false` when this outcome is final.
-    pub fn record(&mut self, outcome: AttemptOutcome) -> bool {
+    pub(crate) fn record(&mut self, outcome: AttemptOutcome) -> bool {
         self.record_from(outcome, AnswerSource::Person, None)
     }
 
     /// [`record`](Self::record), with where the answer came from and how long it took. An
     /// answer from the arguments, or a deadline that passed, is final: nobody is there to ask
     /// again (a client that dropped a request drops its retry too).
-    pub fn record_from(
+    pub(crate) fn record_from(
         &mut self,
         outcome: AttemptOutcome,
         source: AnswerSource,
@@ -288,23 +260,18 @@ impl Attempts {
 
     /// Every attempt recorded so far, in order.
     #[must_use]
-    pub fn attempts(&self) -> &[Attempt] {
+    pub(crate) fn attempts(&self) -> &[Attempt] {
         &self.attempts
     }
 
     /// The attempts, taken out.
     #[must_use]
-    pub fn into_attempts(self) -> Vec<Attempt> {
+    pub(crate) fn into_attempts(self) -> Vec<Attempt> {
         self.attempts
     }
 }
 
 impl AttemptOutcome {
-    /// The outcome of one parsed answer.
-    pub fn of<T>(answer: &Result<ElicitResult<T>, ElicitError>) -> Self {
-        Self::from_action(answer.as_ref().map(ElicitResult::action))
-    }
-
     /// The outcome of an answer whose action is `action`, or that was refused.
     pub(crate) fn from_action(action: Result<ElicitAction, &ElicitError>) -> Self {
         match action {
@@ -312,46 +279,6 @@ impl AttemptOutcome {
             Ok(ElicitAction::Decline) => AttemptOutcome::Declined,
             Ok(ElicitAction::Cancel) => AttemptOutcome::Cancelled,
             Err(error) => AttemptOutcome::Invalid(error.clone()),
-        }
-    }
-}
-
-/// Runs the loop for the form `schema` (its labels word the violations for the user; `None`
-/// shows them as [`ElicitError`] displays them). `ask(message)` makes one attempt: `Ok(Ok(result))` for an answer,
-/// `Ok(Err(error))` for content that broke the rules (asked again), and `Err(e)` for a failure
-/// that ends the loop. `invalid(e)` turns the last invalid content into the caller's error type.
-pub async fn run<T, E, F, Fut>(
-    policy: &RetryPolicy,
-    base_message: &str,
-    schema: Option<&RequestedSchema>,
-    mut ask: F,
-    invalid: impl Fn(ElicitError) -> E,
-) -> Retried<T, E>
-where
-    F: FnMut(String) -> Fut,
-    Fut: Future<Output = Result<Result<ElicitResult<T>, ElicitError>, E>>,
-    E: std::fmt::Display,
-{
-    let mut attempts = Attempts::new(*policy, base_message);
-    if let Some(schema) = schema {
-        attempts = attempts.with_schema(schema);
-    }
-    loop {
-        let answer = match ask(attempts.message().to_owned()).await {
-            Ok(answer) => answer,
-            Err(e) => {
-                attempts.record(AttemptOutcome::Failed(e.to_string()));
-                return Retried {
-                    result: Err(e),
-                    attempts: attempts.into_attempts(),
-                };
-            }
-        };
-        if !attempts.record(AttemptOutcome::of(&answer)) {
-            return Retried {
-                result: answer.map_err(invalid),
-                attempts: attempts.into_attempts(),
-            };
         }
     }
 }
