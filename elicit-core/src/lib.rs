@@ -23,11 +23,13 @@ mod reply;
 mod result;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
-mod runtime;
 #[cfg(feature = "rust-mcp-sdk")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rust-mcp-sdk")))]
 pub mod rust_mcp_sdk;
 pub mod schema;
+#[cfg(feature = "test-util")]
+#[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
+pub mod test_util;
 mod text;
 mod types;
 mod version;
@@ -52,10 +54,10 @@ pub use protocol::url_mode::{
     ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitResult, UrlElicitationRequired,
     UrlRequest, UrlRequestError,
 };
+pub use reply::Content;
 pub use result::{ElicitAction, ElicitResult};
-pub use runtime::Content;
+pub use schema::RequestedSchema;
 pub use schema::request::FormRequest;
-pub use schema::{Lint, RequestedSchema};
 #[cfg(feature = "time")]
 pub use types::time;
 pub use types::{Email, InvalidFormat};

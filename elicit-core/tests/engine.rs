@@ -7,8 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_core::ask::AnswerSource;
-use elicit_core::ask::{Ask, Asked, Call, ElicitMode, ElicitationCapability, Interrupt, Port};
+use elicit_core::ask::{Ask, Asked, Call, Interrupt, Port};
 use elicit_core::ask::{PortFuture, Request, SendError, StateKey};
+use elicit_core::client::{ElicitMode, ElicitationCapability};
 use elicit_core::{Elicit, ElicitResult, ProtocolVersion, SchemaError};
 use serde_json::{Map, Value, json};
 
@@ -691,7 +692,7 @@ async fn on_redis_a_lost_response_is_retried_and_gets_the_same_result() {
 /// "in progress" error the client may retry, and runs nothing.
 #[tokio::test(flavor = "current_thread", start_paused = true)]
 async fn a_round_still_running_elsewhere_ends_in_progress() {
-    use elicit_core::ask::{CLAIM_WAIT, Claim, Round, RoundStore, StoreError};
+    use elicit_core::ask::{Claim, Round, RoundStore, StoreError};
 
     /// A store whose every round runs elsewhere, for ever.
     struct Busy;
@@ -713,7 +714,7 @@ async fn a_round_still_running_elsewhere_ends_in_progress() {
         pay(&paid)(&Ask::with_port(retry, Scripted::default()).with_key(key().with_store(Busy)))
             .await;
     assert!(
-        started.elapsed() >= CLAIM_WAIT,
+        started.elapsed() >= StateKey::CLAIM_WAIT,
         "it waited for the response"
     );
     let Asked::Stopped(stop) = asked else {

@@ -11,7 +11,7 @@ use super::port::{Request, SendError};
 use super::question::{Asking, Question, outcome};
 use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use super::unavailable::{Unavailable, Why};
-use super::{Ask, MIN_KEEP_ALIVE, trace};
+use super::{Ask, trace};
 use crate::error::{ElicitError, Location, Rule};
 use crate::protocol::client::ElicitMode;
 use crate::protocol::jsonrpc::RpcError;
@@ -45,7 +45,9 @@ impl Ask {
         let reply = if self.port.reports_progress() {
             let mut create = std::pin::pin!(create);
             loop {
-                match tokio::time::timeout(keep_alive.max(MIN_KEEP_ALIVE), create.as_mut()).await {
+                match tokio::time::timeout(keep_alive.max(Ask::MIN_KEEP_ALIVE), create.as_mut())
+                    .await
+                {
                     Ok(reply) => break reply,
                     Err(_) => self.waiting(awaited).await,
                 }
@@ -72,7 +74,7 @@ impl Ask {
         let mut last = None;
         let mut read = |reply: &Value| {
             let answer = question.read(reply);
-            let outcome = outcome(&answer);
+            let outcome = outcome::<Q>(&answer);
             last = Some(answer);
             outcome
         };

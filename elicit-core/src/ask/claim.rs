@@ -8,9 +8,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::StateKey;
 use super::asked::{Asked, Ending, Interrupt};
 use super::state::StateError;
-use super::store::{CLAIM_WAIT, Claim, DynStore, Round};
+use super::store::{Claim, DynStore, Round};
 use super::{Ask, trace};
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
@@ -51,7 +52,7 @@ pub(super) enum Claimed<R> {
 }
 
 impl Ask {
-    /// Claims the round of a retry whose state verified, waiting up to [`CLAIM_WAIT`] for the
+    /// Claims the round of a retry whose state verified, waiting up to [`StateKey::CLAIM_WAIT`] for the
     /// same retry running elsewhere.
     pub(super) async fn claim<R: DeserializeOwned>(&self) -> Result<Claimed<R>, Interrupt> {
         let Some(round) = self.round() else {
@@ -68,7 +69,7 @@ impl Ask {
                 Claim::First => return Ok(Claimed::Ours(round)),
                 Claim::Recorded(response) => return Ok(Claimed::Ran(replay(response))),
                 Claim::Used => return Err(Interrupt::State(StateError::Replayed)),
-                Claim::Running if waited.elapsed() < CLAIM_WAIT => {
+                Claim::Running if waited.elapsed() < StateKey::CLAIM_WAIT => {
                     tokio::time::sleep(POLL).await;
                 }
                 Claim::Running => return Err(Interrupt::State(StateError::InProgress)),

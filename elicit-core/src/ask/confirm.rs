@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::Ask;
 use super::asked::Interrupt;
-use super::question::{Answering, Asking, FormQuestion, Question, sealed};
+use super::question::{Answering, Asking, FormQuestion, sealed};
 use crate::ask::{AnswerSource, Attempt, RetryPolicy};
 use crate::confirm::Confirm;
 use crate::error::ElicitError;
@@ -143,10 +143,18 @@ impl<'a> ConfirmQuestion<'a> {
     }
 }
 
-impl sealed::Sealed for ConfirmQuestion<'_> {}
-
-impl Question for ConfirmQuestion<'_> {
+impl sealed::Asks for ConfirmQuestion<'_> {
     type Output = Confirmation;
+
+    fn action(answer: &Confirmation) -> ElicitAction {
+        match answer {
+            Confirmation::Confirmed | Confirmation::NotConfirmed(Unconfirmed::Unchecked) => {
+                ElicitAction::Accept
+            }
+            Confirmation::NotConfirmed(Unconfirmed::Declined) => ElicitAction::Decline,
+            Confirmation::NotConfirmed(_) => ElicitAction::Cancel,
+        }
+    }
 
     fn asking(&self) -> &dyn Asking {
         &self.form
@@ -180,18 +188,6 @@ impl Question for ConfirmQuestion<'_> {
                 Ok(Confirmation::NotConfirmed(Unconfirmed::NoPerson))
             }
             other => other,
-        }
-    }
-}
-
-impl super::question::Decided for Confirmation {
-    fn action(&self) -> ElicitAction {
-        match self {
-            Confirmation::Confirmed | Confirmation::NotConfirmed(Unconfirmed::Unchecked) => {
-                ElicitAction::Accept
-            }
-            Confirmation::NotConfirmed(Unconfirmed::Declined) => ElicitAction::Decline,
-            Confirmation::NotConfirmed(_) => ElicitAction::Cancel,
         }
     }
 }

@@ -64,13 +64,13 @@ pub use port::{Call, Port, PortFuture, Request, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
 pub use state::Change;
-pub use state::{DEFAULT_TTL, StateError, StateKey, StateKeyError};
-pub use store::{CLAIM_WAIT, Claim, DEFAULT_LEASE, Round, RoundStore, StoreError};
+pub use state::{StateError, StateKey, StateKeyError};
+pub use store::{Claim, Round, RoundStore, StoreError};
 pub use unavailable::{Unavailable, input_schema};
 
 pub(crate) use state::digest;
 
-pub use crate::protocol::client::{ElicitMode, ElicitationCapability};
+use crate::protocol::client::{ElicitMode, ElicitationCapability};
 
 use claim::{Claimed, Unsettled};
 use state::{Binding, Carried};
@@ -78,20 +78,6 @@ use state::{Binding, Carried};
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
 use crate::version::ProtocolVersion;
-
-/// How many rounds a call may take by default, as rmcp's and the other SDKs' clients allow.
-pub const DEFAULT_MAX_ROUNDS: u32 = 10;
-
-/// How often a live request that waits for the person sends progress by default.
-pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// How long a question waits for the person by default: then it ends as a cancel that timed
-/// out, live or in a round (see [`Ask::with_deadline`]).
-pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(10 * 60);
-
-/// The shortest keep-alive interval: a shorter one is raised to it, so that a zero cannot
-/// flood the client with progress.
-pub const MIN_KEEP_ALIVE: Duration = Duration::from_secs(1);
 
 /// A tool's questions to the user, answered typed and validated, in straight-line code that
 /// works on every protocol version.
@@ -214,6 +200,20 @@ impl std::fmt::Debug for Ask {
 }
 
 impl Ask {
+    /// How many rounds a call may take by default, as rmcp's and the other SDKs' clients allow.
+    pub const DEFAULT_MAX_ROUNDS: u32 = 10;
+
+    /// How often a live request that waits for the person sends progress by default.
+    pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+    /// How long a question waits for the person by default: then it ends as a cancel that
+    /// timed out, live or in a round (see [`Ask::with_deadline`]).
+    pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(10 * 60);
+
+    /// The shortest keep-alive interval: a shorter one is raised to it, so that a zero cannot
+    /// flood the client with progress.
+    pub const MIN_KEEP_ALIVE: Duration = Duration::from_secs(1);
+
     /// The questions of `call`, asked through `port`, sealed with the
     /// [installed](StateKey::installed) key (see [`with_key`](Ask::with_key)). An adapter
     /// builds one per call.
@@ -245,12 +245,12 @@ impl Ask {
             principal: call.principal,
             responses: responses.unwrap_or_default(),
             request_state,
-            max_rounds: DEFAULT_MAX_ROUNDS,
+            max_rounds: Self::DEFAULT_MAX_ROUNDS,
             retry: RetryPolicy::NONE,
             arguments: call.arguments.unwrap_or_default(),
             output_schema: call.output_schema,
-            keep_alive: DEFAULT_KEEP_ALIVE,
-            deadline: DEFAULT_DEADLINE,
+            keep_alive: Self::DEFAULT_KEEP_ALIVE,
+            deadline: Self::DEFAULT_DEADLINE,
             inner: Mutex::new(Inner::default()),
         }
     }
@@ -282,7 +282,7 @@ impl Ask {
         ))
     }
 
-    /// Caps the rounds of one call ([`DEFAULT_MAX_ROUNDS`] by default): past it, the call fails
+    /// Caps the rounds of one call ([`DEFAULT_MAX_ROUNDS`](Self::DEFAULT_MAX_ROUNDS) by default): past it, the call fails
     /// with [`Interrupt::TooManyRounds`] rather than ask again. On 2026-07-28 a round is one
     /// `InputRequiredResult`; before, each live request is one, but the questions of one
     /// [`all`](Ask::all) share one, so a tool meets the cap at the same point on every version.
@@ -302,18 +302,18 @@ impl Ask {
     }
 
     /// While a live request (before 2026-07-28) waits for the person, sends
-    /// `notifications/progress` every `interval` ([`DEFAULT_KEEP_ALIVE`] by default, and never
-    /// less than [`MIN_KEEP_ALIVE`]), when the call carried a `progressToken`. A client that
+    /// `notifications/progress` every `interval` ([`DEFAULT_KEEP_ALIVE`](Self::DEFAULT_KEEP_ALIVE) by default, and never
+    /// less than [`MIN_KEEP_ALIVE`](Self::MIN_KEEP_ALIVE)), when the call carried a `progressToken`. A client that
     /// resets its timeout on progress (the TypeScript client with `resetTimeoutOnProgress`)
     /// then keeps the call open while the person types. A question's own `keep_alive`
     /// overrides it.
     #[must_use]
     pub fn with_keep_alive(mut self, interval: Duration) -> Self {
-        self.keep_alive = interval.max(MIN_KEEP_ALIVE);
+        self.keep_alive = interval.max(Self::MIN_KEEP_ALIVE);
         self
     }
 
-    /// How long each question waits for the person ([`DEFAULT_DEADLINE`], ten minutes, by
+    /// How long each question waits for the person ([`DEFAULT_DEADLINE`](Self::DEFAULT_DEADLINE), ten minutes, by
     /// default). When it passes, the question ends as a cancel whose [`Attempt`] says it
     /// [timed out](crate::ask::AnswerSource::TimedOut), and the cancel is not asked again: a
     /// client that dropped the request (some drop `elicitation/create` without a word) would
@@ -326,7 +326,7 @@ impl Ask {
     ///   wait is measured from the round's result, whose time the sealed state carries, to the
     ///   retry that brings the answer. An answer that comes later is read as the timed-out
     ///   cancel.
-    /// - **The state** ([`StateKey::with_ttl`], [`DEFAULT_TTL`], an hour by default) bounds how
+    /// - **The state** ([`StateKey::with_ttl`], [`StateKey::DEFAULT_TTL`], an hour by default) bounds how
     ///   long a retry may come at all: past it, the state is refused and the call must start
     ///   again. Keep it longer than the longest deadline, so that a late answer reads as a
     ///   timed-out cancel rather than a refused call.

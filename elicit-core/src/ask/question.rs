@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::Ask;
 use super::asked::Interrupt;
 use super::port::{Request, SendError};
-use super::retry::{Attempt, RetryPolicy};
+use super::retry::{Attempt, AttemptOutcome, RetryPolicy};
 use super::state::{Identity, digest};
 use crate::elicit::Elicit;
 use crate::error::ElicitError;
@@ -21,8 +21,8 @@ use crate::limits::Limits;
 use crate::protocol::client::ElicitMode;
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
 use crate::reply;
+use crate::reply::Content;
 use crate::result::{ElicitAction, ElicitResult};
-use crate::runtime::Content;
 use crate::schema::RequestedSchema;
 use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
@@ -126,32 +126,42 @@ impl Ask {
     }
 }
 
-/// A question asked through [`Ask`]: [`FormQuestion`] or [`UrlQuestion`]. Await one on its
-/// own, or pass several to [`Ask::all`] to ask them in one round.
-pub trait Question: Send + Sync + sealed::Sealed {
-    /// The typed answer.
-    type Output: Send + Decided;
+/// A question asked through [`Ask`]: [`FormQuestion`], [`SchemaQuestion`], [`UrlQuestion`]
+/// or [`ConfirmQuestion`](super::ConfirmQuestion). Await one on its own, or pass several to
+/// [`Ask::all`] to ask them in one round. Its answer is `Q::Output`. It is sealed: what the
+/// engine needs of a question is this crate's own.
+pub trait Question: sealed::Asks {}
 
-    #[doc(hidden)]
-    fn asking(&self) -> &dyn Asking;
-
-    #[doc(hidden)]
-    fn read(&self, reply: &Value) -> Result<Self::Output, ElicitError>;
-
-    /// What the question ends as, from how its asking ended and its last attempt: a
-    /// confirmation turns every way of not being confirmed into one answer.
-    #[doc(hidden)]
-    fn settle(
-        &self,
-        answer: Result<Self::Output, Interrupt>,
-        _last: Option<&Attempt>,
-    ) -> Result<Self::Output, Interrupt> {
-        answer
-    }
-}
+impl<Q: sealed::Asks> Question for Q {}
 
 pub(super) mod sealed {
+    use super::{Asking, Attempt, ElicitAction, ElicitError, Interrupt, Value};
+
+    /// Marks the tuples of questions [`Ask::all`](super::Ask::all) takes.
     pub trait Sealed {}
+
+    /// What the engine needs of a question, whatever its answer's type.
+    pub trait Asks: Send + Sync {
+        /// The typed answer.
+        type Output: Send;
+
+        fn asking(&self) -> &dyn Asking;
+
+        fn read(&self, reply: &Value) -> Result<Self::Output, ElicitError>;
+
+        /// What the user did, as the answer says it.
+        fn action(answer: &Self::Output) -> ElicitAction;
+
+        /// What the question ends as, from how its asking ended and its last attempt: a
+        /// confirmation turns every way of not being confirmed into one answer.
+        fn settle(
+            &self,
+            answer: Result<Self::Output, Interrupt>,
+            _last: Option<&Attempt>,
+        ) -> Result<Self::Output, Interrupt> {
+            answer
+        }
+    }
 }
 
 /// What every question holds: the [`Ask`] it goes through, its key and message, how it is
@@ -302,27 +312,9 @@ fn keeping(
     }
 }
 
-/// The outcome of one parsed answer, for the retry policy.
-pub(crate) fn outcome<O: Decided>(answer: &Result<O, ElicitError>) -> crate::ask::AttemptOutcome {
-    crate::ask::AttemptOutcome::from_action(answer.as_ref().map(Decided::action))
-}
-
-/// An answer that says what the user did.
-#[doc(hidden)]
-pub trait Decided {
-    fn action(&self) -> ElicitAction;
-}
-
-impl<T> Decided for ElicitResult<T> {
-    fn action(&self) -> ElicitAction {
-        ElicitResult::action(self)
-    }
-}
-
-impl Decided for UrlElicitResult {
-    fn action(&self) -> ElicitAction {
-        UrlElicitResult::action(*self)
-    }
+/// The outcome of one parsed answer to `Q`, for the retry policy.
+pub(crate) fn outcome<Q: Question>(answer: &Result<Q::Output, ElicitError>) -> AttemptOutcome {
+    AttemptOutcome::from_action(answer.as_ref().map(Q::action))
 }
 
 /// The settings of a form question (of a derived type or a run-time schema), written once for
@@ -498,10 +490,12 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
     }
 }
 
-impl<T> sealed::Sealed for FormQuestion<'_, T> {}
-
-impl<T: Elicit + Send> Question for FormQuestion<'_, T> {
+impl<T: Elicit + Send> sealed::Asks for FormQuestion<'_, T> {
     type Output = ElicitResult<T>;
+
+    fn action(answer: &ElicitResult<T>) -> ElicitAction {
+        answer.action()
+    }
 
     fn asking(&self) -> &dyn Asking {
         self
@@ -575,10 +569,12 @@ impl Asking for SchemaQuestion<'_> {
     }
 }
 
-impl sealed::Sealed for SchemaQuestion<'_> {}
-
-impl Question for SchemaQuestion<'_> {
+impl sealed::Asks for SchemaQuestion<'_> {
     type Output = ElicitResult<Content>;
+
+    fn action(answer: &ElicitResult<Content>) -> ElicitAction {
+        answer.action()
+    }
 
     fn asking(&self) -> &dyn Asking {
         self
@@ -666,10 +662,12 @@ impl Asking for UrlQuestion<'_> {
     }
 }
 
-impl sealed::Sealed for UrlQuestion<'_> {}
-
-impl Question for UrlQuestion<'_> {
+impl sealed::Asks for UrlQuestion<'_> {
     type Output = UrlElicitResult;
+
+    fn action(answer: &UrlElicitResult) -> ElicitAction {
+        answer.action()
+    }
 
     fn asking(&self) -> &dyn Asking {
         self

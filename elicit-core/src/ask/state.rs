@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 
 use super::memory::MemoryStore;
 use super::seal::{Refused, Sealer, open};
-use super::store::{DEFAULT_LEASE, DynStore, RoundStore};
+use super::store::{DynStore, RoundStore};
 
 /// What differs between two questions asked under one key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,12 +47,6 @@ impl fmt::Display for Change {
 }
 
 type JsonObject = Map<String, Value>;
-
-/// How long a sealed state stays valid by default: an hour, six times the default deadline
-/// of a question ([`DEFAULT_DEADLINE`](super::DEFAULT_DEADLINE)), so that an answer that comes
-/// after its deadline is read as a cancel that timed out, not refused with its state. See
-/// [`Ask::with_deadline`](super::Ask::with_deadline) for how the waits fit together.
-pub const DEFAULT_TTL: Duration = Duration::from_secs(60 * 60);
 
 /// Who the caller is, from an SDK's request context: `None` for nobody in particular, and
 /// `Err` for a context of another type than the function reads.
@@ -159,15 +153,31 @@ impl StateKey {
     /// The shortest secret accepted, in bytes.
     pub const MIN_LEN: usize = 32;
 
+    /// How long a sealed state stays valid by default: an hour, six times the default deadline
+    /// of a question ([`Ask::DEFAULT_DEADLINE`](super::Ask::DEFAULT_DEADLINE)), so that an
+    /// answer that comes after its deadline is read as a cancel that timed out, not refused
+    /// with its state. See [`Ask::with_deadline`](super::Ask::with_deadline) for how the waits
+    /// fit together.
+    pub const DEFAULT_TTL: Duration = Duration::from_secs(60 * 60);
+
+    /// How long a claim holds a round while its body runs, by default: past it, a retry may
+    /// take the round over, so a server that died mid-body does not hold it until the state
+    /// expires.
+    pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
+    /// How long a retry waits for the same retry, running elsewhere, to record its response;
+    /// then it ends with an "in progress" error, and the client may retry it.
+    pub const CLAIM_WAIT: Duration = Duration::from_secs(10);
+
     /// A key from a secret of at least [`MIN_LEN`](Self::MIN_LEN) bytes, with the default time
-    /// to live ([`DEFAULT_TTL`]).
+    /// to live ([`DEFAULT_TTL`](Self::DEFAULT_TTL)).
     pub fn new(secret: impl Into<Vec<u8>>) -> Result<Self, StateKeyError> {
         Ok(StateKey {
             keys: Arc::new(vec![sealer(secret.into())?]),
-            ttl: DEFAULT_TTL,
+            ttl: Self::DEFAULT_TTL,
             principal: None,
             store: Arc::new(MemoryStore::new()),
-            lease: DEFAULT_LEASE,
+            lease: Self::DEFAULT_LEASE,
         })
     }
 
@@ -234,7 +244,7 @@ impl StateKey {
         self
     }
 
-    /// How long a claim holds a round while its body runs ([`DEFAULT_LEASE`], a minute, by
+    /// How long a claim holds a round while its body runs ([`DEFAULT_LEASE`](Self::DEFAULT_LEASE), a minute, by
     /// default). Past it, a retry of the round may take it over: a server that died mid-body
     /// does not hold the round until its state expires. A body that may run longer needs a
     /// longer lease, or a retry of it could run beside it.
@@ -359,7 +369,7 @@ pub enum StateError {
     /// The state opened, but its round ran with other answers ([`RoundStore`]).
     Replayed,
     /// The same retry is running elsewhere, and did not finish within
-    /// [`CLAIM_WAIT`](super::CLAIM_WAIT).
+    /// [`StateKey::CLAIM_WAIT`].
     InProgress,
     /// The key's store could not claim the round: unreachable, or full. A fault in the server:
     /// the call ends with a JSON-RPC internal error, and no body runs unguarded.

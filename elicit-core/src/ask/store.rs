@@ -8,7 +8,8 @@
 //! - the first claim runs the body, and the round's response is recorded until the state
 //!   expires;
 //! - the same retry again (same state, same answers), at once or later, runs nothing: it gets
-//!   the recorded response, or waits for it (up to [`CLAIM_WAIT`]) while the first is running;
+//!   the recorded response, or waits for it (up to
+//!   [`StateKey::CLAIM_WAIT`](super::StateKey::CLAIM_WAIT)) while the first is running;
 //! - the same state with other answers is refused as used;
 //! - a body that ends in a fault of the server releases its claim, so the client's retry runs.
 
@@ -18,14 +19,6 @@ use std::time::{Duration, SystemTime};
 use serde_json::Value;
 
 use super::port::PortFuture;
-
-/// How long a retry waits for the same retry, running elsewhere, to record its response;
-/// then it ends with an "in progress" error, and the client may retry it.
-pub const CLAIM_WAIT: Duration = Duration::from_secs(10);
-
-/// How long a claim holds a round while its body runs, by default: past it, a retry may take
-/// the round over, so a server that died mid-body does not hold it until the state expires.
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 
 /// One round of one call, as a store knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]

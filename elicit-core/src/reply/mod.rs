@@ -9,10 +9,13 @@
 
 pub(crate) mod adapter;
 mod check;
+mod content;
 mod early;
 pub(crate) mod envelope;
 pub(crate) mod sink;
 mod typed;
+
+pub use content::Content;
 
 use serde::de::DeserializeSeed;
 use serde_json::Value;

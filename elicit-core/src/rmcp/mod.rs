@@ -93,7 +93,7 @@
 //! in which argument; [`input_schema`](crate::ask::input_schema) writes the tool's `inputSchema` for those arguments.
 //! While a live request waits for the person, [`Ask::with_keep_alive`](crate::ask::Ask::with_keep_alive) sends progress.
 //!
-//! **Testing.** With the `test-util` feature, [`test_util`] runs a tool against a scripted
+//! **Testing.** With the `test-util` feature, [`test_util`](crate::test_util) runs a tool against a scripted
 //! client in the same process, on every version.
 //!
 //! **How a call ends.**
@@ -128,9 +128,6 @@ mod convert;
 mod extract;
 mod port;
 mod response;
-#[cfg(feature = "test-util")]
-#[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
-pub mod test_util;
 
 pub use convert::Unrepresentable;
 pub use extract::{KeepArguments, keep_arguments};

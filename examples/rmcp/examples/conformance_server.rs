@@ -23,7 +23,7 @@ mod conformance;
 mod http;
 
 use conformance::UserContext;
-use elicit_core::ask::ElicitMode;
+use elicit_core::client::ElicitMode;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, InputRequests, InputResponse, InputResponses};
 use rmcp::model::*;

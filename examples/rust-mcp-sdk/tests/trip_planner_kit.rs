@@ -5,7 +5,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use elicit_core::ProtocolVersion;
-use elicit_core::rmcp::test_util::{Answer, ChildServer, Outcome, ScriptedClient, TestError};
+use elicit_core::test_util::{Answer, ChildServer, ScriptedClient, TestError, Transcript};
 use rmcp::model::{CallToolRequestParams, CallToolResponse, ErrorCode};
 use serde_json::{Value, json};
 
@@ -25,7 +25,7 @@ fn accept(content: &Value) -> Value {
     json!({"action": "accept", "content": content})
 }
 
-async fn call(client: &ScriptedClient, arguments: Value) -> Outcome {
+async fn call(client: &ScriptedClient, arguments: Value) -> Transcript {
     client
         .call_tool(planner(), "plan_trip", arguments)
         .await
@@ -187,7 +187,7 @@ async fn a_client_without_forms_answers_through_the_arguments() {
     let long = json!({"city": "Kyoto", "nights": 9});
     let extras = json!({"rental_car": false, "budget": "Low"});
     let client = ScriptedClient::new(VERSION).without_elicitation();
-    let unavailable = |outcome: &Outcome| {
+    let unavailable = |outcome: &Transcript| {
         assert!(outcome.is_error(), "{}", outcome.text());
         outcome.unavailable().expect("unavailable")["key"].clone()
     };

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::rmcp::test_util::{Answer, Outcome};
+use elicit_core::test_util::{Answer, Transcript};
 use rmcp::ServerHandler;
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
@@ -84,7 +84,7 @@ impl Server {
     pub fn new() -> Self {
         Server {
             key: StateKey::random().unwrap(),
-            max_rounds: elicit_core::ask::DEFAULT_MAX_ROUNDS,
+            max_rounds: elicit_core::ask::Ask::DEFAULT_MAX_ROUNDS,
             retry: None,
             keep_alive: None,
             output_schema: false,
@@ -527,7 +527,7 @@ pub fn accept(content: Value) -> Answer {
 }
 
 /// The tool's JSON result of a call that finished without a tool error.
-pub fn json_of(outcome: &Outcome) -> Value {
+pub fn json_of(outcome: &Transcript) -> Value {
     assert!(!outcome.is_error(), "{}", outcome.text());
     outcome.json().expect("a JSON result")
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::rmcp::test_util::{ScriptedClient, TestError};
+use elicit_core::test_util::{ScriptedClient, TestError};
 use rmcp::model::*;
 use serde_json::{Value, json};
 
@@ -341,7 +341,7 @@ async fn a_default_state_key_and_custom_ttl() {
     assert!(StateKey::new(vec![1u8; 31]).is_err());
     assert_eq!(
         StateKey::random().unwrap().ttl(),
-        elicit_core::ask::DEFAULT_TTL
+        elicit_core::ask::StateKey::DEFAULT_TTL
     );
 }
 

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use elicit_core::ProtocolVersion;
-use elicit_core::rmcp::test_util::{Answer, ScriptedClient};
+use elicit_core::test_util::{Answer, ScriptedClient};
 use serde_json::json;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -170,7 +170,7 @@ async fn invalid_answers_arguments_and_unavailable_questions() {
 /// to install, and never the state.
 #[tokio::test]
 async fn a_state_under_an_unknown_key_tells_the_operator_to_share_one() {
-    use elicit_core::rmcp::test_util::TestError;
+    use elicit_core::test_util::TestError;
     use rmcp::model::{CallToolRequestParams, CallToolResponse};
 
     let client = ScriptedClient::new(ProtocolVersion::V2026_07_28);

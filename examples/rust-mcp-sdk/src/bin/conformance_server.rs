@@ -17,7 +17,7 @@ use std::time::Duration;
 mod conformance;
 
 use conformance::{UserContext, confirm, greet, two_steps};
-use elicit_core::ask::ElicitMode;
+use elicit_core::client::ElicitMode;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, InputRequests, InputResponse, InputResponses};
 use elicit_rust_mcp_sdk_examples::fault;

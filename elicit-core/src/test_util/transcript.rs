@@ -1,4 +1,4 @@
-//! What a scripted call gives back: the tool's [`Outcome`], each question as the client saw it
+//! What a scripted call gives back: the tool's [`Transcript`], each question as the client saw it
 //! ([`AskedForm`]), or why there was no result ([`TestError`]).
 
 use std::fmt;
@@ -71,7 +71,7 @@ impl AskedForm {
 /// How a scripted call ended.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct Outcome {
+pub struct Transcript {
     /// The tool's final result, without the `resultType` mark 2026-07-28 adds, so that one
     /// tool's results compare equal across versions.
     pub result: CallToolResult,
@@ -86,7 +86,7 @@ pub struct Outcome {
     pub progress: Vec<ProgressNotificationParam>,
 }
 
-impl Outcome {
+impl Transcript {
     /// The text of the result's text blocks, joined.
     #[must_use]
     pub fn text(&self) -> String {
@@ -130,7 +130,7 @@ impl Outcome {
     }
 }
 
-/// Why a scripted call has no [`Outcome`].
+/// Why a scripted call has no [`Transcript`].
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum TestError {

@@ -13,7 +13,7 @@
 //! use elicit_core::ElicitResult;
 //! use elicit_core::ProtocolVersion;
 //! use elicit_core::prelude::*;
-//! use elicit_core::rmcp::test_util::{Answer, ScriptedClient};
+//! use elicit_core::test_util::{Answer, ScriptedClient};
 //! use rmcp::model::*;
 //! use rmcp::service::{RequestContext, RoleServer};
 //! use serde_json::json;
@@ -100,8 +100,8 @@ mod answer;
 mod client;
 mod guard;
 mod log;
-mod outcome;
 mod server;
+mod transcript;
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -121,16 +121,13 @@ use ::rmcp::service::{
 use serde_json::Value;
 
 pub use answer::Answer;
-pub use outcome::{AskedForm, Outcome, TestError};
 pub use server::{ChildServer, TestServer};
+pub use transcript::{AskedForm, TestError, Transcript};
 
 use client::Scripted;
 use log::{Log, Script, lock};
 
 use crate::version::{ProtocolVersion, UnknownVersion};
-
-/// How many `input_required` results a call may answer by default, as rmcp's client allows.
-pub const DEFAULT_MAX_ROUNDS: u32 = 10;
 
 /// A client that answers elicitations from a script, on one protocol version.
 ///
@@ -149,6 +146,9 @@ pub struct ScriptedClient {
 }
 
 impl ScriptedClient {
+    /// How many `input_required` results a call answers by default, as rmcp's client allows.
+    pub const MAX_ROUNDS: u32 = 10;
+
     /// A client on `version` that declares form and URL elicitation and has no answers yet.
     #[must_use]
     pub fn new(version: ProtocolVersion) -> Self {
@@ -162,7 +162,7 @@ impl ScriptedClient {
                 .enable_elicitation_with(elicitation)
                 .build(),
             script: Arc::default(),
-            max_rounds: DEFAULT_MAX_ROUNDS,
+            max_rounds: Self::MAX_ROUNDS,
             timeout: None,
         }
     }
@@ -219,7 +219,8 @@ impl ScriptedClient {
         self
     }
 
-    /// Caps the `input_required` results one call answers ([`DEFAULT_MAX_ROUNDS`] by default).
+    /// Caps the `input_required` results one call answers ([`MAX_ROUNDS`](Self::MAX_ROUNDS)
+    /// by default).
     /// Past it the call fails with [`TestError::TooManyRounds`].
     #[must_use]
     pub fn with_max_rounds(mut self, rounds: u32) -> Self {
@@ -269,7 +270,7 @@ impl ScriptedClient {
         server: S,
         tool: &str,
         arguments: Value,
-    ) -> Result<Outcome, TestError> {
+    ) -> Result<Transcript, TestError> {
         self.call_tool_across([server], tool, arguments).await
     }
 
@@ -288,7 +289,7 @@ impl ScriptedClient {
         servers: impl IntoIterator<Item = S>,
         tool: &str,
         arguments: Value,
-    ) -> Result<Outcome, TestError> {
+    ) -> Result<Transcript, TestError> {
         let mut params = CallToolRequestParams::new(tool.to_owned());
         params.arguments = arguments_of(arguments)?;
         // One log for every session: the questions in the order they came, whichever
@@ -301,7 +302,7 @@ impl ScriptedClient {
         if sessions.is_empty() {
             return Err(TestError::Arguments(Value::Array(Vec::new())));
         }
-        let mut outcome = Outcome {
+        let mut outcome = Transcript {
             result: m::CallToolResult::success(Vec::new()),
             asked: Vec::new(),
             calls: 0,
@@ -376,7 +377,7 @@ impl ScriptedClient {
         server: F,
         tool: &str,
         arguments: Value,
-    ) -> Result<Vec<(ProtocolVersion, Outcome)>, TestError>
+    ) -> Result<Vec<(ProtocolVersion, Transcript)>, TestError>
     where
         S: TestServer,
         F: Fn() -> S,

@@ -9,7 +9,7 @@ use ::rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceRo
 use ::rmcp::{ServerHandler, Service};
 
 use super::log::Log;
-use super::outcome::TestError;
+use super::transcript::TestError;
 
 pub(super) struct Guarded<S> {
     pub(super) server: Arc<S>,

@@ -1,5 +1,6 @@
-//! Reading replies against a [`RequestedSchema`] at run time, on the server's side; the
-//! client's side (checking and coercing what it sends) is in `protocol/filling.rs`.
+//! Reading replies against a [`RequestedSchema`] known at run time, into [`Content`], on the
+//! server's side; the client's side (checking and coercing what it sends) is in
+//! `protocol/filling.rs`.
 //!
 //! A reply is read with exactly the rules of the typed path, into the `Map<String, Value>` that
 //! rmcp and every serde user already hold.
@@ -47,7 +48,7 @@ impl RequestedSchema {
         json: &str,
         limits: &Limits,
     ) -> Result<ElicitResult<Content>, ElicitError> {
-        self.with_defaults(crate::reply::from_str(self, json, limits)?)
+        self.with_defaults(super::from_str(self, json, limits)?)
     }
 
     /// [`parse_reply_json`](Self::parse_reply_json) of JSON bytes; bytes that are not UTF-8 are
@@ -62,7 +63,7 @@ impl RequestedSchema {
         json: &[u8],
         limits: &Limits,
     ) -> Result<ElicitResult<Content>, ElicitError> {
-        self.with_defaults(crate::reply::from_slice(self, json, limits)?)
+        self.with_defaults(super::from_slice(self, json, limits)?)
     }
 
     /// [`parse_reply_json`](Self::parse_reply_json) of a reply already held as a JSON value.
@@ -77,7 +78,7 @@ impl RequestedSchema {
         reply: &Value,
         limits: &Limits,
     ) -> Result<ElicitResult<Content>, ElicitError> {
-        self.with_defaults(crate::reply::from_value(self, reply, limits)?)
+        self.with_defaults(super::from_value(self, reply, limits)?)
     }
 
     /// Accepted content as it was read, with the defaults filled in.

@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::Notify;
 
 use super::answer::Answer;
-use super::outcome::{AskedForm, TestError};
+use super::transcript::{AskedForm, TestError};
 
 /// The answers not used yet, shared by every call of one client.
 pub(super) type Script = Arc<Mutex<VecDeque<Answer>>>;

@@ -10,7 +10,7 @@ use tokio::task::JoinHandle;
 
 use super::guard::Guarded;
 use super::log::Log;
-use super::outcome::TestError;
+use super::transcript::TestError;
 
 /// The client's end of a connection to a server under test.
 pub(super) type Io = Join<Box<dyn AsyncRead + Send + Unpin>, Box<dyn AsyncWrite + Send + Unpin>>;
@@ -54,10 +54,10 @@ impl<S: ::rmcp::ServerHandler> sealed::Start for S {
 ///
 /// ```no_run
 /// use elicit_core::ProtocolVersion;
-/// use elicit_core::rmcp::test_util::{Answer, ChildServer, ScriptedClient};
+/// use elicit_core::test_util::{Answer, ChildServer, ScriptedClient};
 /// use serde_json::json;
 ///
-/// # async fn run() -> Result<(), elicit_core::rmcp::test_util::TestError> {
+/// # async fn run() -> Result<(), elicit_core::test_util::TestError> {
 /// let client = ScriptedClient::new(ProtocolVersion::V2026_07_28)
 ///     .answer(Answer::accept(json!({"city": "Oslo", "nights": 3})));
 /// let server = ChildServer::new("target/debug/examples/trip_planner");

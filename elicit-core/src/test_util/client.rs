@@ -11,7 +11,7 @@ use ::rmcp::service::{NotificationContext, RequestContext, RoleClient, Service};
 use serde_json::Value;
 
 use super::log::{Log, lock};
-use super::outcome::AskedForm;
+use super::transcript::AskedForm;
 use crate::version::ProtocolVersion;
 
 pub(super) struct Scripted {
