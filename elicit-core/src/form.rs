@@ -1,10 +1,13 @@
 //! [`Form<T>`]: a derived form whose choice lists are given per request, and the handle that
-//! reads the reply against the schema that was sent.
+//! reads the reply against the schema that was sent; and [`Confirm`], the ready-made yes/no
+//! form.
 
 use std::marker::PhantomData;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::derive_support;
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
 use crate::limits::Limits;
@@ -278,4 +281,56 @@ fn subset(own: &[Choice], given: Vec<Choice>) -> Result<Vec<Choice>, String> {
             )),
         })
         .collect()
+}
+
+/// A yes/no question: one required boolean, `confirmed`, labelled "Confirm" and unchecked at
+/// first. Give the question as the message of each request:
+/// `Form::<Confirm>::new().message("Deploy to production?")`. In a tool, `ask.confirm(key,
+/// message)` asks it, and reads the answer as a `Confirmation` that fails closed.
+///
+/// Why one boolean rather than a form with no fields: an empty form gives the user nothing to
+/// press but the client's own buttons, and some clients cannot submit one at all (VS Code shows
+/// an empty form whose Submit does nothing, so the call hangs). A checkbox says what is being
+/// agreed to, reads the same in every client, and tells "accepted without checking" apart from
+/// a confirmation.
+///
+/// ```
+/// use elicit_core::{Confirm, ElicitResult};
+///
+/// let yes = ElicitResult::<Confirm>::from_json(r#"{"action":"accept","content":{"confirmed":true}}"#)?;
+/// assert!(yes.is_confirmed());
+/// let unchecked = ElicitResult::<Confirm>::from_json(r#"{"action":"accept","content":{"confirmed":false}}"#)?;
+/// assert!(!unchecked.is_confirmed());
+/// assert!(!ElicitResult::<Confirm>::from_json(r#"{"action":"decline"}"#)?.is_confirmed());
+/// # Ok::<(), elicit_core::ElicitError>(())
+/// ```
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub struct Confirm {
+    /// Whether the user checked the box.
+    #[schemars(title = "Confirm", description = "Check to go ahead.", extend("default" = false))]
+    pub confirmed: bool,
+}
+
+impl Elicit for Confirm {
+    const __ELICIT_MESSAGE: &'static str = "Please confirm.";
+    const __ELICIT_FIELDS: &'static [derive_support::FieldHooks] = &[derive_support::FieldHooks {
+        variants: <bool as derive_support::ElicitField>::__elicit_variants,
+        enum_names: <bool as derive_support::ElicitField>::__elicit_enum_names,
+    }];
+
+    fn __elicit_cache() -> &'static derive_support::SchemaCache {
+        static CACHE: derive_support::SchemaCache = derive_support::SchemaCache::new();
+        &CACHE
+    }
+}
+
+impl ElicitResult<Confirm> {
+    /// Whether the user accepted with the box checked. A decline, a cancel, or an accept
+    /// without the box checked are all "no".
+    #[must_use]
+    pub fn is_confirmed(&self) -> bool {
+        matches!(self, ElicitResult::Accept(Confirm { confirmed: true }))
+    }
 }

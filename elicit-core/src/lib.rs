@@ -1,4 +1,5 @@
 #![doc = include_str!("guide.md")]
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 // docs.rs (`--cfg docsrs`, nightly) labels each item gated behind a feature with that feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -7,7 +8,6 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "ask")))]
 pub mod ask;
 mod bound;
-mod confirm;
 mod custom;
 mod elicit;
 mod error;
@@ -40,11 +40,11 @@ mod version;
 pub mod __private_v2;
 use __private_v2 as derive_support;
 
-pub use confirm::Confirm;
 pub use custom::Invalid;
 pub use derive_support::{ElicitChoice, ElicitField, ElicitValue, HasDeserialize, HasJsonSchema};
 pub use elicit::Elicit;
 pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
+pub use form::Confirm;
 pub use form::Form;
 pub use limits::Limits;
 pub use protocol::client;

@@ -126,11 +126,25 @@ async fn drive<B>(
 where
     B: AsyncFn(&Ask) -> Asked<String>,
 {
+    drive_tuned(version, port, first, |ask| ask, body).await
+}
+
+/// [`drive`], each call's `Ask` set up by `tune`.
+async fn drive_tuned<B>(
+    version: ProtocolVersion,
+    port: &Scripted,
+    first: Call,
+    tune: impl Fn(Ask) -> Ask,
+    body: B,
+) -> (Asked<String>, Vec<Call>)
+where
+    B: AsyncFn(&Ask) -> Asked<String>,
+{
     let mut next = first;
     let mut sent = Vec::new();
     loop {
         sent.push(next.clone());
-        let asked = body(&Ask::with_port(next, port.clone()).with_key(key())).await;
+        let asked = body(&tune(Ask::with_port(next, port.clone()).with_key(key()))).await;
         let Asked::InputRequired(required) = asked else {
             return (asked, sent);
         };
@@ -726,4 +740,51 @@ async fn a_round_still_running_elsewhere_ends_in_progress() {
     assert_eq!(error.code, -32603);
     assert!(error.message.contains("still being answered"), "{error:?}");
     assert_eq!(paid.load(Ordering::SeqCst), 0);
+}
+
+/// Inside one `all`, the questions' first attempts share a round and so do their second
+/// attempts, live as in rounds: the round cap is met at the same point on every version.
+#[tokio::test(flavor = "current_thread")]
+async fn one_all_counts_its_rounds_alike_on_every_version() {
+    /// Anything you can't eat?
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+    #[allow(dead_code)] // Read only as an answer's action.
+    struct Diet {
+        vegetarian: bool,
+    }
+    async fn both(ask: &Ask) -> Asked<String> {
+        ask.run(async {
+            let (trip, diet) = ask
+                .all((ask.form::<Trip>("a_trip"), ask.form::<Diet>("b_diet")))
+                .await?;
+            Ok(format!("{:?} {:?}", trip.action(), diet.action()))
+        })
+        .await
+    }
+    let veggie = || json!({"action": "accept", "content": {"vegetarian": true}});
+    for (cap, finishes) in [(2, true), (1, false)] {
+        for version in ProtocolVersion::ALL {
+            // Each question dismissed once, then answered: live one question at a time, in
+            // rounds both together.
+            let script = if version.has_input_requests() {
+                [cancel(), cancel(), oslo(), veggie()]
+            } else {
+                [cancel(), oslo(), cancel(), veggie()]
+            };
+            let port = Scripted::with(script);
+            let tune = |ask: Ask| {
+                ask.with_retry(elicit_core::ask::RetryPolicy::default())
+                    .with_max_rounds(cap)
+            };
+            let (asked, _) =
+                drive_tuned(version, &port, call(version, None, None), tune, both).await;
+            match (&asked, finishes) {
+                (Asked::Done(text), true) => assert_eq!(text, "Accept Accept", "{version}"),
+                (Asked::Stopped(Interrupt::TooManyRounds { cap: c, .. }), false) => {
+                    assert_eq!(*c, cap, "{version}")
+                }
+                other => panic!("{version}, cap {cap}: {other:?}"),
+            }
+        }
+    }
 }

@@ -1,9 +1,11 @@
 //! `#[derive(Elicit)]`: the derive macro of `elicit-core`. Use it through `elicit_core::Elicit`.
 //!
 //! The macro runs a small pipeline: `attr` reads the attributes it needs, `model` builds a
-//! borrowed model of the item, `check` (with `keys` for foreign attributes) refuses what MCP elicitation cannot express, and
-//! `expand` writes the impl. When a check fails, `fallback` still writes a minimal impl so
-//! that one mistake gives one error.
+//! borrowed model of the item, `check` (with `keys` for foreign attributes) refuses what MCP
+//! elicitation cannot express, and `expand` writes the impl, with `features` and `kinds`
+//! asking a field's type for what its type and its bounding keys need. When a check fails,
+//! `expand` writes a minimal impl beside the errors, so that one mistake gives one error.
+#![forbid(unsafe_code)]
 
 mod attr;
 mod check;

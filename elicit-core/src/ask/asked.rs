@@ -44,8 +44,9 @@ pub enum Interrupt {
     Version(Option<String>),
     /// A URL-mode question the version cannot carry (2025-06-18), or a URL that is not absolute.
     Url(UrlRequestError),
-    /// A live request brought no reply: the form cannot be written for the version or carried
-    /// by the SDK, the client did not answer in time, or the transport failed.
+    /// A request could not be sent: the form cannot be written for the version or carried
+    /// whole by the SDK, or (live) the transport failed. A deadline that passes is no
+    /// interrupt: the question ends as a cancel that timed out.
     Send(SendError),
     /// The `requestState` of the retry was refused, or the server could seal none
     /// ([`StateError::Unsealed`]). The body did not run.

@@ -9,8 +9,8 @@ use super::Ask;
 use super::asked::Interrupt;
 use super::question::{Answering, Asking, FormQuestion, sealed};
 use crate::ask::{AnswerSource, Attempt, RetryPolicy};
-use crate::confirm::Confirm;
 use crate::error::ElicitError;
+use crate::form::Confirm;
 use crate::result::{ElicitAction, ElicitResult};
 
 impl Ask {

@@ -31,6 +31,37 @@
 //! }
 //! # let _ = plan_trip;
 //! ```
+//!
+//! # One question's path
+//!
+//! An await of a question runs one machine, whatever the version: the rules of the question
+//! (what it is, the replies it has had read through its retry policy, whether the client can
+//! show it or the arguments answer it, whether the SDK carries it, its deadline) decide what
+//! to do next, with no I/O; a short driver does what they say. The live path and the rounds
+//! path part at one place only: `Send` or `Pend`.
+//!
+//! ```text
+//!   ask.form::<T>("key").await
+//!        │  which await of the key; a decline before answers it at once
+//!        ▼
+//!   replies of earlier rounds (sealed in requestState, or kept by the store) ──┐
+//!                                                                            ▼
+//!        ┌────────────────────────────────────────────────────────────► the rules ──► Final ──► Ok(answer)
+//!        │                                                                   │
+//!        │  reply, or a cancel that timed out          Send(request) ◄───────┤ live (2025-06-18, 2025-11-25):
+//!        └──────────────────────────────────────────── the driver sends it, │ keep-alive, the deadline's timer
+//!                                                                            │
+//!                     Pend(request) ◄────────────────────────────────────────┤ rounds (2026-07-28): the body
+//!                     ─► this round's inputRequests; Err(InputRequired)      │ stops, `run` seals the round,
+//!                                                                            │ the retry brings the reply
+//!                     Stop(interrupt) ◄──────────────────────────────────────┘ a missing capability, a form the
+//!                                                                              SDK cannot carry, what no person
+//!                                                                              can answer
+//! ```
+//!
+//! Around the body, [`Ask::run`] opens the state (and claims the round in the key's
+//! [`RoundStore`]) before the body runs, and after it seals the questions the body waits for
+//! into the round's result, or records the result.
 
 mod answer;
 mod asked;
@@ -44,6 +75,7 @@ mod question;
 mod confirm;
 mod seal;
 mod state;
+mod step;
 mod store;
 mod trace;
 mod unavailable;
@@ -183,8 +215,9 @@ pub(crate) struct Inner {
 /// The questions of one [`Ask::all`] so far.
 #[derive(Default)]
 pub(crate) struct Batch {
-    /// Whether a live request of the batch counted its round.
-    pub(crate) counted: bool,
+    /// The live rounds the batch counted: its questions' first attempts share the first, their
+    /// second attempts the second, and so on.
+    pub(crate) rounds: usize,
     /// The keys asked.
     pub(crate) keys: BTreeSet<String>,
 }
@@ -579,26 +612,14 @@ impl Ask {
         !self.output_schema
     }
 
-    /// The `elicitationId` of the `index`-th await of `key` in this call: unique to the call
-    /// and the question, and the same on every attempt.
-    pub(crate) fn elicitation_id(&self, key: &str, index: usize) -> Result<String, Interrupt> {
-        let drawn = self.lock().call_id;
-        let call = match drawn {
-            Some(id) => id,
-            None => {
-                let mut id = [0u8; 16];
-                getrandom::fill(&mut id).map_err(|e| {
-                    Interrupt::Error(RpcError::internal(format!(
-                        "no random bytes for an elicitationId: {e}"
-                    )))
-                })?;
-                *self.lock().call_id.get_or_insert(id)
-            }
-        };
-        let mut bytes = call.to_vec();
-        bytes.extend_from_slice(&(index as u64).to_be_bytes());
-        bytes.extend_from_slice(key.as_bytes());
-        Ok(digest(&bytes))
+    /// The call's random bytes, drawn when first needed; `None` without randomness.
+    pub(crate) fn call_id(&self) -> Option<[u8; 16]> {
+        let mut inner = self.lock();
+        if inner.call_id.is_none() {
+            let mut id = [0u8; 16];
+            inner.call_id = getrandom::fill(&mut id).ok().map(|()| id);
+        }
+        inner.call_id
     }
 
     /// Whether this round's `inputResponses` answered the `index`-th await of `key`.

@@ -14,6 +14,7 @@ use super::asked::Interrupt;
 use super::port::{Request, SendError};
 use super::retry::{Attempt, AttemptOutcome, RetryPolicy};
 use super::state::{Identity, digest};
+use super::step::Facts;
 use crate::elicit::Elicit;
 use crate::error::ElicitError;
 use crate::form::Form;
@@ -164,11 +165,10 @@ pub(super) mod sealed {
     }
 }
 
-/// What every question holds: the [`Ask`] it goes through, its key and message, how it is
-/// retried, and how long a live request waits.
+/// What every question holds: its key and message, how it is retried, how long it waits, and
+/// what else may answer it.
 #[doc(hidden)]
-pub struct Core<'a> {
-    ask: &'a Ask,
+pub struct Core {
     key: String,
     message: Option<String>,
     policy: RetryPolicy,
@@ -182,11 +182,9 @@ pub struct Core<'a> {
     pub(super) person_only: bool,
 }
 
-impl<'a> Core<'a> {
-    fn new(ask: &'a Ask, key: String, message: Option<String>) -> Self {
-        let policy = ask.retry;
+impl Core {
+    pub(super) fn new(policy: RetryPolicy, key: String, message: Option<String>) -> Self {
         Core {
-            ask,
             key,
             message,
             policy,
@@ -199,18 +197,18 @@ impl<'a> Core<'a> {
     }
 
     /// The object under the key in the call's arguments, to pre-fill the form with.
-    fn prefill(&self) -> Option<&serde_json::Map<String, Value>> {
+    fn prefill<'f>(&self, facts: &Facts<'f>) -> Option<&'f serde_json::Map<String, Value>> {
         if !self.arguments || self.person_only {
             return None;
         }
-        self.ask.argument(&self.key)?.as_object()
+        facts.argument?.as_object()
     }
 }
 
 /// What the engine needs of a question, whatever its answer's type.
 #[doc(hidden)]
 pub trait Asking: Sync {
-    fn core(&self) -> &Core<'_>;
+    fn core(&self) -> &Core;
     /// What is asked, in one word: `form`, `confirm` or `url`.
     fn kind(&self) -> &'static str;
     /// The mode the question needs.
@@ -250,12 +248,12 @@ pub trait Asking: Sync {
     }
     /// The form's name in traces: its type, `runtime` or `url`.
     fn trace_name(&self) -> Cow<'static, str>;
-    /// The request for `version`, shown with `message`, as the `index`-th await of its key.
-    /// After a refused answer, `keep` holds its content and why it was refused, so a form can
-    /// start from what was right.
+    /// The request for the call `facts` describe, shown with `message`, as the `index`-th
+    /// await of its key. After a refused answer, `keep` holds its content and why it was
+    /// refused, so a form can start from what was right.
     fn request(
         &self,
-        version: ProtocolVersion,
+        facts: &Facts<'_>,
         message: &str,
         keep: Option<Kept<'_>>,
         index: usize,
@@ -398,7 +396,8 @@ pub(super) type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interru
 /// returns the decline and asks nothing.
 #[must_use = "a question is asked when it is awaited"]
 pub struct FormQuestion<'a, T> {
-    core: Core<'a>,
+    ask: &'a Ask,
+    core: Core,
     /// The schema to send, when it is not `T`'s own: a [`Form`] with run-time choices.
     sent: Option<&'a RequestedSchema>,
     form: PhantomData<fn() -> T>,
@@ -407,7 +406,8 @@ pub struct FormQuestion<'a, T> {
 impl<'a, T: Elicit> FormQuestion<'a, T> {
     pub(crate) fn new(ask: &'a Ask, key: String) -> Self {
         FormQuestion {
-            core: Core::new(ask, key, None),
+            ask,
+            core: Core::new(ask.retry, key, None),
             sent: None,
             form: PhantomData,
         }
@@ -422,7 +422,8 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
     /// A question that sends `form`'s schema and message, and reads the answer against it.
     pub(crate) fn of(ask: &'a Ask, key: String, form: &'a Form<T>) -> Self {
         FormQuestion {
-            core: Core::new(ask, key, Some(form.message_text().to_owned())),
+            ask,
+            core: Core::new(ask.retry, key, Some(form.message_text().to_owned())),
             sent: Some(form.schema()),
             form: PhantomData,
         }
@@ -430,7 +431,7 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
 
     /// The `Ask` it goes through.
     pub(super) fn ask(&self) -> &'a Ask {
-        self.core.ask
+        self.ask
     }
 
     /// Shows `message` instead of the type's own.
@@ -444,7 +445,7 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
 }
 
 impl<T: Elicit> Asking for FormQuestion<'_, T> {
-    fn core(&self) -> &Core<'_> {
+    fn core(&self) -> &Core {
         &self.core
     }
 
@@ -470,13 +471,17 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
 
     fn request(
         &self,
-        version: ProtocolVersion,
+        facts: &Facts<'_>,
         message: &str,
         keep: Option<Kept<'_>>,
         _index: usize,
     ) -> Result<Request, Interrupt> {
+        let version = facts.version;
         let own = self.sent.unwrap_or_else(|| T::requested_schema());
-        let form = match (keeping(own, version, keep, self.core.prefill()), self.sent) {
+        let form = match (
+            keeping(own, version, keep, self.core.prefill(facts)),
+            self.sent,
+        ) {
             (Some(kept), _) => FormRequest::owned(message, kept).with_version(version),
             (None, Some(schema)) => {
                 FormRequest::owned(message, schema.clone()).with_version(version)
@@ -515,7 +520,8 @@ impl<T: Elicit + Send> sealed::Asks for FormQuestion<'_, T> {
 /// [`Content`], validated against that schema. Made by [`Ask::schema`].
 #[must_use = "a question is asked when it is awaited"]
 pub struct SchemaQuestion<'a> {
-    core: Core<'a>,
+    ask: &'a Ask,
+    core: Core,
     schema: &'a RequestedSchema,
 }
 
@@ -527,7 +533,8 @@ impl<'a> SchemaQuestion<'a> {
         schema: &'a RequestedSchema,
     ) -> Self {
         SchemaQuestion {
-            core: Core::new(ask, key, Some(message)),
+            ask,
+            core: Core::new(ask.retry, key, Some(message)),
             schema,
         }
     }
@@ -537,7 +544,7 @@ impl<'a> SchemaQuestion<'a> {
 }
 
 impl Asking for SchemaQuestion<'_> {
-    fn core(&self) -> &Core<'_> {
+    fn core(&self) -> &Core {
         &self.core
     }
 
@@ -555,12 +562,13 @@ impl Asking for SchemaQuestion<'_> {
 
     fn request(
         &self,
-        version: ProtocolVersion,
+        facts: &Facts<'_>,
         message: &str,
         keep: Option<Kept<'_>>,
         _index: usize,
     ) -> Result<Request, Interrupt> {
-        let schema = keeping(self.schema, version, keep, self.core.prefill())
+        let version = facts.version;
+        let schema = keeping(self.schema, version, keep, self.core.prefill(facts))
             .unwrap_or_else(|| self.schema.clone());
         FormRequest::owned(message, schema)
             .with_version(version)
@@ -589,7 +597,8 @@ impl sealed::Asks for SchemaQuestion<'_> {
 /// as passwords and payment details. Await it for the `UrlElicitResult`. Made by [`Ask::url`].
 #[must_use = "a question is asked when it is awaited"]
 pub struct UrlQuestion<'a> {
-    core: Core<'a>,
+    ask: &'a Ask,
+    core: Core,
     url: String,
     elicitation_id: Option<String>,
 }
@@ -597,7 +606,8 @@ pub struct UrlQuestion<'a> {
 impl<'a> UrlQuestion<'a> {
     pub(crate) fn new(ask: &'a Ask, key: String, message: String, url: String) -> Self {
         UrlQuestion {
-            core: Core::new(ask, key, Some(message)),
+            ask,
+            core: Core::new(ask.retry, key, Some(message)),
             url,
             elicitation_id: None,
         }
@@ -618,7 +628,7 @@ impl<'a> UrlQuestion<'a> {
 }
 
 impl Asking for UrlQuestion<'_> {
-    fn core(&self) -> &Core<'_> {
+    fn core(&self) -> &Core {
         &self.core
     }
 
@@ -645,16 +655,17 @@ impl Asking for UrlQuestion<'_> {
 
     fn request(
         &self,
-        version: ProtocolVersion,
+        facts: &Facts<'_>,
         message: &str,
         _keep: Option<Kept<'_>>,
         index: usize,
     ) -> Result<Request, Interrupt> {
+        let version = facts.version;
         // 2026-07-28 sends no id: the `inputRequests` key names the request.
         let id = match (&self.elicitation_id, version.has_input_requests()) {
             (_, true) => String::new(),
             (Some(id), false) => id.clone(),
-            (None, false) => self.core.ask.elicitation_id(&self.core.key, index)?,
+            (None, false) => facts.elicitation_id(&self.core.key, index)?,
         };
         UrlRequest::new(version, message.to_owned(), self.url.clone(), id)
             .map(Request::Url)
@@ -686,7 +697,7 @@ macro_rules! asked_on_await {
             type IntoFuture = Answering<'a, $answer>;
 
             fn into_future(self) -> Self::IntoFuture {
-                Box::pin(async move { self.core.ask.answer(&self).await })
+                Box::pin(async move { self.ask.answer(&self).await })
             }
         }
     )*};

@@ -50,14 +50,14 @@ impl Sealer {
     /// The key of `secret`: the same secret gives the same key in every process.
     pub fn derive(secret: &[u8]) -> Sealer {
         let hkdf = Hkdf::<Sha256>::new(Some(SALT), secret);
-        let mut key = [0u8; 32];
+        let mut key = zeroize::Zeroizing::new([0u8; 32]);
         let mut id = [0u8; ID_LEN];
         // Both lengths are far below HKDF-SHA256's limit of 8,160 bytes.
-        let _ = hkdf.expand(b"xchacha20poly1305 key", &mut key);
+        let _ = hkdf.expand(b"xchacha20poly1305 key", key.as_mut());
         let _ = hkdf.expand(b"key id", &mut id);
         Sealer {
             id,
-            cipher: XChaCha20Poly1305::new(&Key::from(key)),
+            cipher: XChaCha20Poly1305::new(&Key::from(*key)),
         }
     }
 

@@ -62,9 +62,11 @@ type Principal = Arc<dyn Fn(&dyn Any) -> Result<Option<String>, StateError> + Se
 /// - A single-process server needs nothing: [`StateKey::installed`] makes a random key the
 ///   first time it is needed.
 /// - Servers that share a key finish each other's calls (round 1 on one process, round 2 on
-///   another): give every process the same secret of 32 bytes or more, and
-///   [`install`](StateKey::install) it at start-up. The cipher's key is derived from the secret
-///   with HKDF-SHA256, so the secret serves every process as it is.
+///   another): give every process the same secret, 32 random bytes (made once, with
+///   `head -c 32 /dev/urandom | base64`, say, and kept as any other secret of the server's),
+///   and [`install`](StateKey::install) it at start-up. The cipher's key is derived from the
+///   secret with HKDF-SHA256, so the secret serves every process as it is; its bytes are
+///   wiped once read.
 /// - **Rotation**: seal with the new secret and still open states of the old one with
 ///   [`also_opening`](StateKey::also_opening); drop the old one after a time to live.
 /// - **Users**: a state sealed for one caller opens for no other. Who the caller is comes from
@@ -80,9 +82,11 @@ type Principal = Arc<dyn Fn(&dyn Any) -> Result<Option<String>, StateError> + Se
 /// ```
 /// use elicit_core::ask::StateKey;
 ///
-/// let key = StateKey::new(b"a secret of at least thirty-two bytes".to_vec())?
-///     .also_opening(b"last month's secret, thirty-two bytes".to_vec())?;
-/// assert!(StateKey::new(b"too short".to_vec()).is_err());
+/// // 32 random bytes, written as text where the server keeps its secrets.
+/// let secret = "q6v4cX1bT1kq2p7HcQeP5y0XvU1N3jRf8sS2wZ9aL4E=";
+/// # let last_month = "0x9cB3vRk2Jm8sQ1tN5wZ7yH4pL6dF2gA0eX3uV8iK1oM=";
+/// let key = StateKey::new(secret)?.also_opening(last_month)?;
+/// assert!(StateKey::new("too short").is_err());
 /// # let _ = key;
 /// # Ok::<(), elicit_core::ask::StateKeyError>(())
 /// ```
@@ -169,8 +173,9 @@ impl StateKey {
     /// then it ends with an "in progress" error, and the client may retry it.
     pub const CLAIM_WAIT: Duration = Duration::from_secs(10);
 
-    /// A key from a secret of at least [`MIN_LEN`](Self::MIN_LEN) bytes, with the default time
-    /// to live ([`DEFAULT_TTL`](Self::DEFAULT_TTL)).
+    /// A key from a secret of at least [`MIN_LEN`](Self::MIN_LEN) bytes: 32 random bytes, or
+    /// text that holds as many (`head -c 32 /dev/urandom | base64`), with the default time to
+    /// live ([`DEFAULT_TTL`](Self::DEFAULT_TTL)).
     pub fn new(secret: impl Into<Vec<u8>>) -> Result<Self, StateKeyError> {
         Ok(StateKey {
             keys: Arc::new(vec![sealer(secret.into())?]),
@@ -335,8 +340,9 @@ impl StateKey {
     }
 }
 
-/// The cipher key of a secret long enough to be one.
+/// The cipher key of a secret long enough to be one. The secret's bytes are wiped once read.
 fn sealer(secret: Vec<u8>) -> Result<Sealer, StateKeyError> {
+    let secret = zeroize::Zeroizing::new(secret);
     if secret.len() < StateKey::MIN_LEN {
         return Err(StateKeyError::Short(secret.len()));
     }

@@ -118,8 +118,18 @@ fn lower_fields(
     form: &FormTraits,
 ) -> Result<RequestedSchema, SchemaError> {
     // serde's list and the derive's are of the same fields, unless serde's derive did not list
-    // them (`names` is then empty, and the schemars schema's own order stands).
-    let hooks = (names.len() == form.fields.len()).then_some(form.fields);
+    // them (`names` is then empty, and the schemars schema's own order stands). A hand-written
+    // `Deserialize` that lists other fields than the struct has would pair a field with
+    // another's hooks.
+    if !names.is_empty() && names.len() != form.fields.len() {
+        return Err(SchemaError::root(format!(
+            "the type's `Deserialize` reads {} fields and the derive saw {}: a hand-written \
+             `Deserialize` must read the struct's own fields",
+            names.len(),
+            form.fields.len()
+        )));
+    }
+    let hooks = (!names.is_empty()).then_some(form.fields);
     let order: Vec<FieldOrder> = names
         .iter()
         .enumerate()
@@ -182,5 +192,38 @@ mod tests {
             message,
             &format!("elicit: the schema of `my::Form` cannot be sent: {error}")
         );
+    }
+
+    /// A `Deserialize` that lists other fields than the derive saw is an error, never a
+    /// schema with its fields' hooks paired wrongly.
+    #[test]
+    fn fields_that_do_not_pair_with_the_hooks_are_an_error() {
+        let root = serde_json::json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "required": ["a", "b"]
+        });
+        const HOOK: FieldHooks = FieldHooks {
+            variants: || None,
+            enum_names: || false,
+        };
+        const TWO: &[FieldHooks] = &[HOOK, HOOK];
+        const ONE: &[FieldHooks] = &[HOOK];
+        let form = |fields: &'static [FieldHooks]| FormTraits {
+            fields,
+            auto_titles: false,
+            bound_hints: false,
+        };
+        let error = lower_fields(root.clone(), &["a", "b", "c"], &form(TWO))
+            .expect_err("three names, two hooks");
+        assert!(
+            error
+                .to_string()
+                .contains("reads 3 fields and the derive saw 2"),
+            "{error}"
+        );
+        assert!(lower_fields(root.clone(), &["a", "b"], &form(TWO)).is_ok());
+        // serde's derive lists no fields: the schema's own order stands.
+        assert!(lower_fields(root, &[], &form(ONE)).is_ok());
     }
 }

@@ -99,9 +99,11 @@
 //! **How a call ends.**
 //!
 //! - Content that breaks a form's rules (after any retries) is a tool error (`isError: true`)
-//!   naming every offending property; so are a live request that failed or timed out, a
-//!   question the client cannot show that opted into the arguments, and, before 2026-07-28, a
-//!   client without the capability a question needs.
+//!   naming every offending property; so are a live request that failed, a question the
+//!   client cannot show that opted into the arguments, and, before 2026-07-28, a client
+//!   without the capability a question needs.
+//! - A question whose deadline passes ends as a cancel that timed out, on every version: the
+//!   body reads it as any cancel, and its `Attempt` says it timed out.
 //! - A refused `requestState`, a missing capability on 2026-07-28
 //!   (`MissingRequiredClientCapability`, -32021, with the `requiredCapabilities`), a reused key,
 //!   a question outside `ask.run` and the round cap are JSON-RPC errors.

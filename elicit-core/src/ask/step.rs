@@ -1,0 +1,536 @@
+//! The rules of one question, with no I/O: from the replies it has had and the facts of the
+//! call, what to do next. The driver ([`Ask::resolve`](super::Ask)) does the rest: it loads the
+//! replies, sends what the step says to send, and feeds the reply back.
+//!
+//! ```text
+//!   replies of earlier rounds ─┐
+//!                              ▼
+//!              ┌──────────► next() ──► Final ─────────► the answer
+//!   replied()  │               │
+//!   timed_out()│               ├──► Send(request) ──► live (before 2026-07-28): the driver
+//!              └───────────────┼─────────────────────  sends it, keeps the call alive, times it out
+//!                              ├──► Pend(request) ──► this round's requests (2026-07-28): the
+//!                              │                       body stops, and the retry brings the reply
+//!                              └──► Stop(interrupt) ─► the call ends
+//! ```
+//!
+//! The live path and the rounds path are one machine: they part only where `next` says `Send`
+//! or `Pend`, and a reply from either is read by the same rules.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::asked::Interrupt;
+use super::port::{Request, SendError};
+use super::question::Asking;
+use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
+use super::unavailable::{Unavailable, Why};
+use crate::error::{ElicitError, Location, Rule, SchemaError};
+use crate::version::ProtocolVersion;
+
+/// What to do next for one question.
+#[derive(Debug)]
+pub(crate) enum Next {
+    /// The last answer read is final.
+    Final,
+    /// Send this request live, then feed the reply back.
+    Send(Request),
+    /// Add this request to the round's and stop the body (2026-07-28).
+    Pend(Request),
+    /// End the question, and the call, with this.
+    Stop(Interrupt),
+}
+
+/// The facts of the call that a question's rules read.
+pub struct Facts<'a> {
+    pub version: ProtocolVersion,
+    /// Whether the client can show the question's mode.
+    pub shows: bool,
+    /// The value under the question's key in the call's arguments.
+    pub argument: Option<&'a Value>,
+    /// Whether the SDK's model carries a request whole.
+    pub carries: &'a (dyn Fn(&Request) -> Result<(), SchemaError> + Sync),
+    /// How long the person has to answer.
+    pub deadline: Duration,
+    /// Whether a result may carry this crate's `structuredContent`.
+    pub structured: bool,
+    /// Random bytes of the call, where a URL-mode question needs an `elicitationId`.
+    pub call_id: Option<[u8; 16]>,
+}
+
+impl Facts<'_> {
+    /// The `elicitationId` of the `index`-th await of `key` in this call: unique to the call
+    /// and the question, and the same on every attempt.
+    pub(crate) fn elicitation_id(&self, key: &str, index: usize) -> Result<String, Interrupt> {
+        let call = self.call_id.ok_or_else(|| {
+            Interrupt::Error(crate::protocol::jsonrpc::RpcError::internal(
+                "no random bytes for an elicitationId",
+            ))
+        })?;
+        let mut bytes = call.to_vec();
+        bytes.extend_from_slice(&(index as u64).to_be_bytes());
+        bytes.extend_from_slice(key.as_bytes());
+        Ok(super::state::digest(&bytes))
+    }
+}
+
+/// How a reply is read: the question's own reading, which keeps the typed answer and says what
+/// it came to.
+pub(crate) type Read<'r> = dyn FnMut(&Value) -> AttemptOutcome + Send + 'r;
+
+/// One reply kept from an earlier round.
+pub(crate) struct Stored {
+    pub reply: Value,
+    pub took: Option<Duration>,
+    pub source: AnswerSource,
+}
+
+/// Where one question stands.
+pub(crate) struct Step {
+    /// Replies from earlier rounds not read yet.
+    stored: VecDeque<Stored>,
+    attempts: Attempts,
+    /// The last reply read, for a form asked again to keep what was right.
+    last: Option<Value>,
+    /// Whether the policy wants another answer.
+    again: bool,
+    /// Which await of its key the question is.
+    index: usize,
+    /// Whether a reply of an earlier round was final: traced when it arrived.
+    settled_before: bool,
+}
+
+impl Step {
+    pub(crate) fn new(attempts: Attempts, stored: Vec<Stored>, index: usize) -> Self {
+        Step {
+            stored: stored.into(),
+            attempts,
+            last: None,
+            again: true,
+            index,
+            settled_before: false,
+        }
+    }
+
+    /// What to do next: read the replies kept from earlier rounds, then, while the policy
+    /// wants another answer, ask for one (or take it from the arguments where no person can
+    /// be asked).
+    pub(crate) fn next(&mut self, question: &dyn Asking, facts: &Facts, read: &mut Read) -> Next {
+        while self.again
+            && let Some(stored) = self.stored.pop_front()
+        {
+            // An answer that came after the question's deadline is a cancel that timed out,
+            // as it is live.
+            if stored.took.is_some_and(|took| took > facts.deadline) {
+                self.timed_out(stored.took, read);
+            } else {
+                self.read(stored.reply, stored.source, stored.took, read);
+            }
+            self.settled_before = !self.again;
+        }
+        if !self.again {
+            return Next::Final;
+        }
+        // After a refused answer, the form is asked again with what was right kept.
+        let refused = match self.attempts.attempts().last().map(|a| &a.outcome) {
+            Some(AttemptOutcome::Invalid(error)) => Some(error),
+            _ => None,
+        };
+        let content = self
+            .last
+            .as_ref()
+            .and_then(|r| r.get("content"))
+            .and_then(Value::as_object);
+        let keep = refused
+            .zip(content)
+            .map(|(error, content)| (content, error));
+        let request = match question.request(facts, self.attempts.message(), keep, self.index) {
+            Ok(request) => request,
+            Err(stop) => return Next::Stop(stop),
+        };
+        if !facts.shows {
+            return self.answer_from_arguments(question, &request, facts, read);
+        }
+        // Refused before anything is sent, live or in a round: a form the SDK cannot carry
+        // whole.
+        if let Err(e) = (facts.carries)(&request) {
+            return Next::Stop(Interrupt::Send(SendError::Schema(e)));
+        }
+        if facts.version.has_input_requests() {
+            Next::Pend(request)
+        } else {
+            Next::Send(request)
+        }
+    }
+
+    /// The reply to a request sent live, which took `took`.
+    pub(crate) fn replied(&mut self, reply: Value, took: Duration, read: &mut Read) {
+        self.read(reply, AnswerSource::Person, Some(took), read);
+    }
+
+    /// Nobody answered in time: a cancel, and final (a client that dropped the request would
+    /// drop its retry too).
+    pub(crate) fn timed_out(&mut self, took: Option<Duration>, read: &mut Read) {
+        let cancel = json!({"action": "cancel"});
+        self.attempts
+            .record_from(read(&cancel), AnswerSource::TimedOut, took);
+        self.again = false;
+    }
+
+    /// The request sent live brought no reply.
+    pub(crate) fn failed(&mut self, stop: &Interrupt) {
+        self.attempts
+            .record(AttemptOutcome::Failed(stop.to_string()));
+        self.again = false;
+    }
+
+    /// Whether the final answer is a reply of an earlier round.
+    pub(crate) fn settled_before(&self) -> bool {
+        self.settled_before
+    }
+
+    /// Every attempt so far, in order.
+    pub(crate) fn attempts(&self) -> &[Attempt] {
+        self.attempts.attempts()
+    }
+
+    pub(crate) fn into_attempts(self) -> Vec<Attempt> {
+        self.attempts.into_attempts()
+    }
+
+    /// Reads one reply through the policy: whether another answer is wanted. A form sent
+    /// back empty twice running is not asked a third time: a client that cannot fill it in
+    /// would send it empty again.
+    fn read(
+        &mut self,
+        reply: Value,
+        source: AnswerSource,
+        took: Option<Duration>,
+        read: &mut Read,
+    ) {
+        let outcome = read(&reply);
+        let empty = |reply: &Value| {
+            reply
+                .get("content")
+                .is_none_or(|content| content.as_object().is_some_and(|c| c.is_empty()))
+        };
+        let repeated = matches!(outcome, AttemptOutcome::Invalid(_))
+            && empty(&reply)
+            && self.last.as_ref().is_some_and(empty);
+        self.again = self.attempts.record_from(outcome, source, took) && !repeated;
+        self.last = Some(reply);
+    }
+
+    /// The client cannot show the question: its answer is the object under its key in the
+    /// call's arguments, if it opted in and is not a confirmation; without one, the call stops
+    /// saying what the tool needs.
+    fn answer_from_arguments(
+        &mut self,
+        question: &dyn Asking,
+        request: &Request,
+        facts: &Facts,
+        read: &mut Read,
+    ) -> Next {
+        let missing = Interrupt::MissingCapability {
+            mode: request.mode(),
+            version: facts.version,
+        };
+        let core = question.core();
+        if !core.arguments || core.person_only || !matches!(request, Request::Form(_)) {
+            return Next::Stop(missing);
+        }
+        match facts.argument {
+            Some(value) => {
+                let reply = json!({"action": "accept", "content": value});
+                self.read(reply, AnswerSource::Arguments, None, read);
+                self.again = false;
+                Next::Final
+            }
+            None => Next::Stop(
+                unavailable(question, facts, Why::CannotShow, None)
+                    .map_or(missing, |u| Interrupt::Unavailable(Box::new(u))),
+            ),
+        }
+    }
+}
+
+/// How a question ends whose final answer was refused: a reply that is no elicitation result
+/// is the client's fault (-32602); a form sent back without fields it needs, or an answer from
+/// the arguments that breaks the form, ends with what the tool needs, so the model can act on
+/// it; other content names what was wrong.
+pub(crate) fn refused(
+    question: &dyn Asking,
+    facts: &Facts,
+    error: ElicitError,
+    last: Option<&Attempt>,
+) -> Interrupt {
+    let key = question.key();
+    let broke = |rule: fn(&Rule) -> bool| error.violations().iter().any(|v| rule(v.rule()));
+    if error
+        .violations()
+        .iter()
+        .any(|v| *v.location() == Location::Envelope)
+    {
+        return Interrupt::Error(crate::protocol::jsonrpc::RpcError::invalid_params(format!(
+            "the response to `{key}` is not an elicitation result: {error}"
+        )));
+    }
+    let from_arguments = last.is_some_and(|a| a.source == AnswerSource::Arguments);
+    if from_arguments || broke(|rule| matches!(rule, Rule::Required)) {
+        let why = if from_arguments {
+            Why::CannotShow
+        } else {
+            Why::Unfilled
+        };
+        if let Some(unavailable) = unavailable(question, facts, why, Some(&error)) {
+            return Interrupt::Unavailable(Box::new(unavailable));
+        }
+    }
+    Interrupt::Invalid {
+        key: key.to_owned(),
+        error,
+    }
+}
+
+/// What the tool needs for `question`, said for the model: its fields, their bounds and
+/// choices, the form written for the request's version, and why no person answered.
+fn unavailable(
+    question: &dyn Asking,
+    facts: &Facts,
+    why: Why,
+    refused: Option<&ElicitError>,
+) -> Option<Unavailable> {
+    let schema = question.schema()?;
+    let base = question.base_message();
+    let Ok(Request::Form(form)) = question.request(facts, &base, None, 0) else {
+        return None;
+    };
+    let core = question.core();
+    Some(Unavailable::new(
+        question.key(),
+        &base,
+        schema,
+        form.schema(),
+        facts.structured,
+        why,
+        refused.map(ToString::to_string),
+        core.arguments && !core.person_only,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::*;
+    use crate::ask::RetryPolicy;
+    use crate::ask::question::{Core, Kept};
+    use crate::schema::request::FormRequest;
+    use crate::schema::{Field, RequestedSchema};
+
+    /// A form question with no `Ask` behind it: the step reads only what it says.
+    struct Probe {
+        core: Core,
+        schema: RequestedSchema,
+    }
+
+    impl Asking for Probe {
+        fn core(&self) -> &Core {
+            &self.core
+        }
+        fn kind(&self) -> &'static str {
+            "form"
+        }
+        fn trace_name(&self) -> Cow<'static, str> {
+            Cow::Borrowed("probe")
+        }
+        fn schema(&self) -> Option<&RequestedSchema> {
+            Some(&self.schema)
+        }
+        fn request(
+            &self,
+            facts: &Facts<'_>,
+            message: &str,
+            _keep: Option<Kept<'_>>,
+            _index: usize,
+        ) -> Result<Request, Interrupt> {
+            FormRequest::owned(message, self.schema.clone())
+                .with_version(facts.version)
+                .map(Request::Form)
+                .map_err(Interrupt::from)
+        }
+    }
+
+    fn question(policy: RetryPolicy) -> Probe {
+        let schema = RequestedSchema::builder()
+            .field(Field::string("city").min_length(1).required())
+            .build()
+            .unwrap();
+        Probe {
+            core: Core::new(policy, "trip".into(), Some("Where to?".into())),
+            schema,
+        }
+    }
+
+    fn carries(_: &Request) -> Result<(), SchemaError> {
+        Ok(())
+    }
+
+    fn facts(version: ProtocolVersion, shows: bool, argument: Option<&Value>) -> Facts<'_> {
+        Facts {
+            version,
+            shows,
+            argument,
+            carries: &carries,
+            deadline: Duration::from_secs(60),
+            structured: true,
+            call_id: None,
+        }
+    }
+
+    fn reading(schema: &RequestedSchema) -> impl FnMut(&Value) -> AttemptOutcome + Send + '_ {
+        |reply| {
+            let read = schema.parse_reply_value(reply);
+            AttemptOutcome::from_action(read.as_ref().map(|r| r.action()))
+        }
+    }
+
+    fn stored(reply: Value, took: u64) -> Stored {
+        Stored {
+            reply,
+            took: Some(Duration::from_secs(took)),
+            source: AnswerSource::Person,
+        }
+    }
+
+    fn step(probe: &Probe, replies: Vec<Stored>) -> Step {
+        let attempts = Attempts::new(probe.policy(), "Where to?");
+        Step::new(attempts.with_schema(&probe.schema), replies, 0)
+    }
+
+    const LIVE: ProtocolVersion = ProtocolVersion::V2025_11_25;
+    const ROUNDS: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+    #[test]
+    fn a_new_question_is_sent_live_or_pended_by_version() {
+        let probe = question(RetryPolicy::NONE);
+        let mut read = reading(&probe.schema);
+        let mut live = step(&probe, Vec::new());
+        assert!(matches!(
+            live.next(&probe, &facts(LIVE, true, None), &mut read),
+            Next::Send(_)
+        ));
+        live.replied(
+            json!({"action": "accept", "content": {"city": "Oslo"}}),
+            Duration::ZERO,
+            &mut read,
+        );
+        assert!(matches!(
+            live.next(&probe, &facts(LIVE, true, None), &mut read),
+            Next::Final
+        ));
+        let mut round = step(&probe, Vec::new());
+        assert!(matches!(
+            round.next(&probe, &facts(ROUNDS, true, None), &mut read),
+            Next::Pend(_)
+        ));
+    }
+
+    #[test]
+    fn stored_replies_are_read_through_the_policy_and_the_deadline() {
+        let cancel = || json!({"action": "cancel"});
+        let probe = question(RetryPolicy::default());
+        let mut read = reading(&probe.schema);
+        // A cancel from an earlier round is asked once more, saying so.
+        let mut again = step(&probe, vec![stored(cancel(), 5)]);
+        let Next::Pend(Request::Form(form)) =
+            again.next(&probe, &facts(ROUNDS, true, None), &mut read)
+        else {
+            panic!("asked again")
+        };
+        assert!(form.message().contains("dismissed"), "{}", form.message());
+        // Without a retry policy it is final.
+        let once = question(RetryPolicy::NONE);
+        let mut read = reading(&once.schema);
+        let mut last = step(&once, vec![stored(cancel(), 5)]);
+        assert!(matches!(
+            last.next(&once, &facts(ROUNDS, true, None), &mut read),
+            Next::Final
+        ));
+        assert!(last.settled_before());
+        // An accept that came after the deadline is a cancel that timed out.
+        let accept = json!({"action": "accept", "content": {"city": "Oslo"}});
+        let mut late = step(&once, vec![stored(accept, 120)]);
+        assert!(matches!(
+            late.next(&once, &facts(ROUNDS, true, None), &mut read),
+            Next::Final
+        ));
+        let attempt = late.attempts().last().unwrap();
+        assert_eq!(
+            (&attempt.outcome, attempt.source),
+            (&AttemptOutcome::Cancelled, AnswerSource::TimedOut)
+        );
+    }
+
+    #[test]
+    fn a_form_sent_back_empty_twice_is_not_asked_a_third_time() {
+        let probe = question(RetryPolicy::default().with_max_invalid_retries(5));
+        let mut read = reading(&probe.schema);
+        let empty = || json!({"action": "accept", "content": {}});
+        let mut step = step(&probe, vec![stored(empty(), 1)]);
+        assert!(matches!(
+            step.next(&probe, &facts(LIVE, true, None), &mut read),
+            Next::Send(_)
+        ));
+        step.replied(empty(), Duration::ZERO, &mut read);
+        assert!(matches!(
+            step.next(&probe, &facts(LIVE, true, None), &mut read),
+            Next::Final
+        ));
+        assert_eq!(step.attempts().len(), 2);
+    }
+
+    #[test]
+    fn a_client_that_cannot_show_the_form_reads_the_arguments_where_the_question_opts_in() {
+        let mut strict = question(RetryPolicy::NONE);
+        let mut read = reading(&strict.schema);
+        let argument = json!({"city": "Oslo"});
+        let stop = step(&strict, Vec::new()).next(
+            &strict,
+            &facts(LIVE, false, Some(&argument)),
+            &mut read,
+        );
+        assert!(
+            matches!(stop, Next::Stop(Interrupt::MissingCapability { .. })),
+            "{stop:?}"
+        );
+        strict.core.arguments = true;
+        let mut taken = step(&strict, Vec::new());
+        let next = taken.next(&strict, &facts(LIVE, false, Some(&argument)), &mut read);
+        assert!(matches!(next, Next::Final), "{next:?}");
+        assert_eq!(taken.attempts()[0].source, AnswerSource::Arguments);
+        let none = step(&strict, Vec::new()).next(&strict, &facts(ROUNDS, false, None), &mut read);
+        assert!(
+            matches!(none, Next::Stop(Interrupt::Unavailable(_))),
+            "{none:?}"
+        );
+    }
+
+    #[test]
+    fn a_form_the_sdk_cannot_carry_is_stopped_before_it_is_sent() {
+        let probe = question(RetryPolicy::NONE);
+        let mut read = reading(&probe.schema);
+        let refuse = |_: &Request| Err(SchemaError::root("no patterns here"));
+        let facts = Facts {
+            carries: &refuse,
+            ..facts(LIVE, true, None)
+        };
+        let next = step(&probe, Vec::new()).next(&probe, &facts, &mut read);
+        assert!(
+            matches!(next, Next::Stop(Interrupt::Send(SendError::Schema(_)))),
+            "{next:?}"
+        );
+    }
+}
