@@ -21,16 +21,34 @@ where
     S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
 {
     let listener = tokio::net::TcpListener::bind(address).await?;
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
+    stdout.flush()?;
+    serve_on(listener, name, server, true).await?;
+    Ok(())
+}
+
+/// Serves `server` on `listener` until accepting fails. With `nodelay`, each connection sends
+/// what it writes at once (`TCP_NODELAY`): without it, Nagle's algorithm holds a response's
+/// last segment until the client acknowledges the one before, which a client that delays its
+/// acknowledgements does for about 40 ms on every call.
+pub async fn serve_on<S>(
+    listener: tokio::net::TcpListener,
+    name: &'static str,
+    server: S,
+    nodelay: bool,
+) -> std::io::Result<()>
+where
+    S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+{
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         std::sync::Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );
-    let mut stdout = std::io::stdout();
-    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
-    stdout.flush()?;
     loop {
         let (stream, _) = listener.accept().await?;
+        stream.set_nodelay(nodelay)?;
         let service = TowerToHyperService::new(service.clone());
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()
