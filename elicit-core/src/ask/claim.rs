@@ -20,8 +20,9 @@ use crate::protocol::jsonrpc::RpcError;
 const POLL: Duration = Duration::from_millis(50);
 
 /// A round's response as a store keeps it: what the body came to, before any SDK writes it.
+/// (Tagged by its outer key, which serde reads without buffering the value.)
 #[derive(Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 enum Recorded {
     Done {
         result: Value,
