@@ -50,6 +50,9 @@ pub use limits::Limits;
 pub use protocol::client;
 pub use protocol::input::{InputRequests, InputRequired, InputResponse, InputResponses};
 pub use protocol::jsonrpc::{RequestId, RpcError};
+pub use protocol::sampling::{
+    CreateMessageResult, Role, Root, SamplingContent, SamplingMessage, SamplingRequest, StopReason,
+};
 pub use protocol::url_mode::{
     ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitResult, UrlElicitationRequired,
     UrlRequest, UrlRequestError,

@@ -108,7 +108,7 @@ fn call(
 ) -> Call {
     let mut call = Call::new("plan");
     call.protocol_version = Some(version.as_str().to_owned());
-    call.elicitation = Some(ElicitationCapability::FORM);
+    call.capabilities.elicitation = Some(ElicitationCapability::FORM);
     call.input_responses = responses;
     call.request_state = state;
     call
@@ -764,14 +764,14 @@ async fn one_all_counts_its_rounds_alike_on_every_version() {
     let veggie = || json!({"action": "accept", "content": {"vegetarian": true}});
     for (cap, finishes) in [(2, true), (1, false)] {
         for version in ProtocolVersion::ALL {
-            // Each question dismissed once, then answered: live one question at a time, in
-            // rounds both together.
-            let script = if version.has_input_requests() {
-                [cancel(), cancel(), oslo(), veggie()]
-            } else {
-                [cancel(), oslo(), cancel(), veggie()]
-            };
-            let port = Scripted::with(script);
+            // Each question dismissed once, then answered: both together, live (sent at
+            // once) as in rounds. Live, the trip's cancel comes first, so its retry takes the
+            // next reply.
+            let port = Scripted::default();
+            port.push(cancel(), Duration::ZERO);
+            port.push(cancel(), Duration::from_millis(20));
+            port.push(oslo(), Duration::ZERO);
+            port.push(veggie(), Duration::ZERO);
             let tune = |ask: Ask| {
                 ask.with_retry(elicit_core::ask::RetryPolicy::default())
                     .with_max_rounds(cap)

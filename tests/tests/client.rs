@@ -1,7 +1,7 @@
 //! The client side: requests, the completion notification, the -32042 error and the capability,
 //! read from JSON on every version.
 
-use elicit_core::client::{ElicitRequest, ElicitationCapability, ReadError};
+use elicit_core::client::{ClientCapabilities, ElicitationCapability, ReadError, Request};
 use elicit_core::{
     Elicit, ElicitationComplete, FormRequest, ProtocolVersion, UrlElicitationRequired, UrlRequest,
 };
@@ -31,7 +31,7 @@ fn what_a_server_writes_a_client_reads_back_on_every_version() {
     for version in ProtocolVersion::ALL {
         let sent = Booking::form_request_for(version).unwrap();
         let wire = sent.to_value();
-        let ElicitRequest::Form(read) = ElicitRequest::from_params(&wire, version).unwrap() else {
+        let Request::Form(read) = Request::from_params(&wire, version).unwrap() else {
             panic!("{version}: a form");
         };
         assert_eq!(read.to_value(), wire, "{version}");
@@ -41,20 +41,21 @@ fn what_a_server_writes_a_client_reads_back_on_every_version() {
             |_| json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": wire}),
         );
         assert_eq!(
-            ElicitRequest::from_jsonrpc(&request, version).unwrap(),
-            ElicitRequest::Form(read)
+            Request::from_jsonrpc(&request, version).unwrap(),
+            Request::Form(read)
         );
     }
     for version in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
         let sent = UrlRequest::new(version, "Sign in", "https://example.com/in", "in-1").unwrap();
-        let read = ElicitRequest::from_params(&sent.to_value(), version).unwrap();
-        let ElicitRequest::Url(url) = &read else {
+        let read = Request::from_params(&sent.to_value(), version).unwrap();
+        let Request::Url(url) = &read else {
             panic!("{version}: URL mode")
         };
         assert_eq!(url.url(), "https://example.com/in");
         assert_eq!(url.to_value(), sent.to_value(), "{version}");
-        assert!(ElicitationCapability::ALL.allows(&read));
-        assert!(!ElicitationCapability::FORM.allows(&read));
+        let declaring = |e| ClientCapabilities::default().with_elicitation(e);
+        assert!(declaring(ElicitationCapability::ALL).allows(&read));
+        assert!(!declaring(ElicitationCapability::FORM).allows(&read));
     }
 }
 
@@ -99,11 +100,11 @@ fn what_cannot_be_read_says_why() {
         ),
     ];
     for (params, version, says) in cases {
-        let e: ReadError = ElicitRequest::from_params(&params, version).unwrap_err();
+        let e: ReadError = Request::from_params(&params, version).unwrap_err();
         assert!(e.to_string().contains(says), "{params}: {e}");
     }
     let wrong = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}});
-    assert!(ElicitRequest::from_jsonrpc(&wrong, v25).is_err());
+    assert!(Request::from_jsonrpc(&wrong, v25).is_err());
 }
 
 #[test]
@@ -111,15 +112,14 @@ fn a_form_without_mode_is_a_form_on_every_version() {
     let params = json!({"message": "m", "requestedSchema": {"type": "object", "properties": {}}});
     for version in ProtocolVersion::ALL {
         assert!(matches!(
-            ElicitRequest::from_params(&params, version),
-            Ok(ElicitRequest::Form(_))
+            Request::from_params(&params, version),
+            Ok(Request::Form(_))
         ));
     }
     // A runtime form keeps what the parser only lints.
     let params = json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
         "code": {"type": "string", "pattern": "^[A-Z]+$"}}}});
-    let Ok(ElicitRequest::Form(form)) =
-        ElicitRequest::from_params(&params, ProtocolVersion::V2025_11_25)
+    let Ok(Request::Form(form)) = Request::from_params(&params, ProtocolVersion::V2025_11_25)
     else {
         panic!("a form")
     };

@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::asked::Interrupt;
-use super::port::{Request, SendError};
+use super::port::SendError;
 use super::question::{Asking, Question, outcome};
 use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use super::step::{self, Facts, Next, Read, Step, Stored};
 use super::{Ask, trace};
-use crate::protocol::client::ElicitMode;
+use crate::protocol::client::Capability;
+use crate::protocol::client::Request;
 use crate::protocol::jsonrpc::RpcError;
 use crate::version::ProtocolVersion;
 
@@ -67,10 +68,10 @@ impl Ask {
         let asking = question.asking();
         let version = self.version()?;
         let carries = |request: &Request| self.port.carries(request);
-        let url_ids = asking.mode() == ElicitMode::Url && !version.has_input_requests();
+        let url_ids = asking.needs() == Capability::Url && !version.has_input_requests();
         let facts = Facts {
             version,
-            shows: self.supports(asking.mode()),
+            shows: self.supports(asking.needs()),
             argument: self.argument(asking.key()),
             carries: &carries,
             deadline: asking.deadline().unwrap_or(self.deadline),
@@ -121,7 +122,7 @@ impl Ask {
                 Next::Stop(stop) => break Err(stop),
                 Next::Pend(request) => {
                     let mut inner = self.lock();
-                    request.add_to(key, &mut inner.pending);
+                    inner.pending.add(key, &request);
                     inner.pending_at.insert(key.to_owned(), index);
                     break Err(Interrupt::InputRequired);
                 }
@@ -140,7 +141,9 @@ impl Ask {
                             step.replied(unfold(question, facts.version, &reply), took, read)
                         }
                         Err(Interrupt::Send(SendError::Timeout(_))) => {
-                            step.timed_out(Some(took), read);
+                            if let Some(stop) = step.timed_out(question, Some(took), read) {
+                                break Err(stop);
+                            }
                         }
                         Err(stop) => {
                             step.failed(&stop);
@@ -294,12 +297,6 @@ impl Ask {
     /// Marks the start (`true`) or end of the questions of one [`Ask::all`].
     pub(crate) fn batch(&self, start: bool) {
         self.lock().batch = start.then(super::Batch::default);
-    }
-
-    /// Whether asking more questions after `stop` is pointless: live requests stop at any
-    /// failure; a round goes on past unanswered questions.
-    pub(crate) fn ends_at(&self, stop: &Interrupt) -> bool {
-        !self.asks_in_rounds() || !stop.is_input_required()
     }
 }
 

@@ -3,13 +3,13 @@
 
 use std::fmt;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::port::SendError;
 use super::state::{Change, StateError};
 use super::unavailable::Unavailable;
 use crate::error::{ElicitError, SchemaError};
-use crate::protocol::client::ElicitMode;
+use crate::protocol::client::Capability;
 use crate::protocol::input::InputRequired;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::url_mode::UrlRequestError;
@@ -31,12 +31,13 @@ pub enum Interrupt {
         /// Every violation.
         error: ElicitError,
     },
-    /// The client did not declare the elicitation mode the question needs. Nothing was sent.
-    /// On 2026-07-28 the call fails with `MissingRequiredClientCapability` (-32021); on older
-    /// versions the tool's result is a tool error.
+    /// The client did not declare what the question needs: the elicitation mode, sampling
+    /// (with tools, where the request gives tools) or roots. Nothing was sent. On 2026-07-28
+    /// the call fails with `MissingRequiredClientCapability` (-32021); on older versions the
+    /// tool's result is a tool error.
     MissingCapability {
-        /// The mode the question needs.
-        mode: ElicitMode,
+        /// What the question needs.
+        capability: Capability,
         /// The version the question was written for.
         version: ProtocolVersion,
     },
@@ -96,11 +97,11 @@ impl fmt::Display for Interrupt {
             Interrupt::Invalid { error, .. } => write!(f, "the answer was refused:\n{error}"),
             // 2025-06-18 has no modes: a client there supports elicitation or does not.
             Interrupt::MissingCapability {
+                capability: Capability::Form,
                 version: ProtocolVersion::V2025_06_18,
-                ..
             } => f.write_str("the client does not support elicitation"),
-            Interrupt::MissingCapability { mode, .. } => {
-                write!(f, "the client does not support {mode}-mode elicitation")
+            Interrupt::MissingCapability { capability, .. } => {
+                write!(f, "the client does not support {capability}")
             }
             Interrupt::Version(None) => f.write_str("the request names no protocol version"),
             Interrupt::Version(Some(v)) => {
@@ -219,14 +220,11 @@ impl Interrupt {
     #[must_use]
     pub fn ending(&self) -> Ending {
         match self {
-            Interrupt::MissingCapability { mode, version } if version.has_input_requests() => {
-                let mode = match mode {
-                    ElicitMode::Form => "form",
-                    ElicitMode::Url => "url",
-                };
-                Ending::Rpc(RpcError::missing_capability(
-                    json!({"elicitation": {mode: {}}}),
-                ))
+            Interrupt::MissingCapability {
+                capability,
+                version,
+            } if version.has_input_requests() => {
+                Ending::Rpc(RpcError::missing_capability(capability.required()))
             }
             // The server could not seal, its key cannot tell who the caller is, or its store
             // is unreachable: its fault, which no change of the client's mends.

@@ -73,6 +73,7 @@ mod retry;
 #[macro_use]
 mod question;
 mod confirm;
+mod sample;
 mod seal;
 mod state;
 mod step;
@@ -89,12 +90,14 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+pub use crate::protocol::client::Request;
 pub use asked::{Asked, Ending, Interrupt};
 pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use memory::MemoryStore;
-pub use port::{Call, Port, PortFuture, Request, SendError};
+pub use port::{Call, Method, Port, PortFuture, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
+pub use sample::{RootsQuestion, SampleQuestion};
 pub use state::Change;
 pub use state::{StateError, StateKey, StateKeyError};
 pub use store::{Claim, Round, RoundStore, StoreError};
@@ -102,7 +105,7 @@ pub use unavailable::{Unavailable, input_schema};
 
 pub(crate) use state::digest;
 
-use crate::protocol::client::{ElicitMode, ElicitationCapability};
+use crate::protocol::client::{Capability, ClientCapabilities};
 
 use claim::{Claimed, Unsettled};
 use state::{Binding, Carried};
@@ -154,15 +157,16 @@ pub struct Ask {
     port: Box<dyn Port>,
     /// The version forms are written for, or the unknown version the request named.
     version: Result<ProtocolVersion, Option<String>>,
-    /// What the client can show: `None` for no elicitation.
-    elicitation: Option<ElicitationCapability>,
+    /// What the client declared it can do for the server.
+    capabilities: ClientCapabilities,
     /// The request's version predates elicitation (forms are written for 2025-06-18, for the
     /// fallback's words).
     predates: bool,
     key: StateKey,
-    /// The tool's name and the adapter's caller, which the state is bound to with the
-    /// arguments.
-    tool: String,
+    /// The request and its name, and the adapter's caller, which the state is bound to with
+    /// the arguments.
+    method: Method,
+    name: String,
     principal: Option<String>,
     responses: Map<String, Value>,
     request_state: Option<String>,
@@ -226,7 +230,7 @@ impl std::fmt::Debug for Ask {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ask")
             .field("version", &self.version)
-            .field("elicitation", &self.elicitation)
+            .field("capabilities", &self.capabilities)
             .field("max_rounds", &self.max_rounds)
             .finish_non_exhaustive()
     }
@@ -260,7 +264,11 @@ impl Ask {
             Some(_) if predates => Ok(ProtocolVersion::V2025_06_18),
             Some(text) => text.parse().map_err(|_| Some(text.to_owned())),
         };
-        let elicitation = call.elicitation.filter(|_| version.is_ok() && !predates);
+        let mut capabilities = call.capabilities;
+        // A version before elicitation has none, whatever the client says.
+        if version.is_err() || predates {
+            capabilities.elicitation = None;
+        }
         // Answers travel with a state from 2026-07-28 on; before, neither is part of the
         // protocol, and a call that carries them asks its questions live.
         let rounds = version.as_ref().is_ok_and(|v| v.has_input_requests());
@@ -271,10 +279,11 @@ impl Ask {
         Ask {
             port: Box::new(port),
             version,
-            elicitation,
+            capabilities,
             predates,
             key: StateKey::installed().clone(),
-            tool: call.tool,
+            method: call.method,
+            name: call.name,
             principal: call.principal,
             responses: responses.unwrap_or_default(),
             request_state,
@@ -309,7 +318,7 @@ impl Ask {
             false => self.principal.clone(),
         };
         Ok(Binding::of(
-            &self.tool,
+            &format!("{}\0{}", self.method.as_str(), self.name),
             Some(&self.arguments),
             principal.as_deref(),
         ))
@@ -395,13 +404,14 @@ impl Ask {
             .is_ok_and(|version| version.has_input_requests())
     }
 
-    /// Whether the client can show a question of `mode`: it declared the mode, on a version
-    /// with elicitation. A body can choose another way before it asks; a question it cannot
-    /// show ends as [`Interrupt::MissingCapability`], or is answered from the arguments where
-    /// it opted in.
+    /// Whether the client can take a question that needs `capability` (an
+    /// [`ElicitMode`](crate::client::ElicitMode), or a [`Capability`]): it declared it, on a
+    /// version with elicitation. A body can choose another way before it asks; a question it
+    /// cannot take ends as [`Interrupt::MissingCapability`] on every version, or is answered
+    /// from the arguments where it opted in.
     #[must_use]
-    pub fn supports(&self, mode: ElicitMode) -> bool {
-        self.version.is_ok() && self.elicitation.is_some_and(|e| e.supports(mode))
+    pub fn supports(&self, capability: impl Into<Capability>) -> bool {
+        self.version.is_ok() && self.capabilities.supports(capability.into())
     }
 
     /// Every attempt at the question under `key` so far: with a retry policy, one per time it

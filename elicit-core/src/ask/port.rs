@@ -10,27 +10,53 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::error::SchemaError;
-use crate::protocol::client::{ElicitMode, ElicitationCapability};
-use crate::protocol::input::InputRequests;
-use crate::protocol::url_mode::UrlRequest;
-use crate::schema::request::FormRequest;
+use crate::protocol::client::{ClientCapabilities, Request};
+use crate::protocol::jsonrpc::RpcError;
 
 /// A future an adapter returns, boxed so that [`Port`] stays object-safe.
 pub type PortFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// One `tools/call` as it arrived: what the engine reads of it.
+/// The request a [`Call`] is: the three that may ask the client for input.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Method {
+    /// `tools/call`.
+    #[default]
+    ToolsCall,
+    /// `prompts/get`.
+    PromptsGet,
+    /// `resources/read`.
+    ResourcesRead,
+}
+
+impl Method {
+    /// The method as written on the wire.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::ToolsCall => "tools/call",
+            Method::PromptsGet => "prompts/get",
+            Method::ResourcesRead => "resources/read",
+        }
+    }
+}
+
+/// One request that may ask (`tools/call`, `prompts/get` or `resources/read`) as it arrived:
+/// what the engine reads of it.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct Call {
-    /// The tool's name.
-    pub tool: String,
-    /// The call's arguments; `None` (the client sent none) reads as `{}`.
+    /// Which request it is.
+    pub method: Method,
+    /// The tool's or the prompt's name, or the resource's URI.
+    pub name: String,
+    /// The call's arguments (a prompt's too); `None` (the client sent none) reads as `{}`.
     pub arguments: Option<Map<String, Value>>,
     /// The protocol version the request names, as written on the wire.
     pub protocol_version: Option<String>,
-    /// The `elicitation` capability the client declared for this request, if any. On
-    /// 2026-07-28 it travels in each request's `_meta`; before, it is the handshake's.
-    pub elicitation: Option<ElicitationCapability>,
+    /// The capabilities the client declared for this request: elicitation, sampling, roots.
+    /// On 2026-07-28 they travel in each request's `_meta`; before, they are the handshake's.
+    pub capabilities: ClientCapabilities,
     /// This round's `inputResponses` (2026-07-28).
     pub input_responses: Option<Map<String, Value>>,
     /// The `requestState` the client echoed (2026-07-28).
@@ -49,49 +75,18 @@ impl Call {
     /// A call to `tool`, with nothing else known yet.
     #[must_use]
     pub fn new(tool: impl Into<String>) -> Self {
+        Call::of(Method::ToolsCall, tool)
+    }
+
+    /// A request of `method` for `name` (a prompt's name, a resource's URI), with nothing else
+    /// known yet.
+    #[must_use]
+    pub fn of(method: Method, name: impl Into<String>) -> Self {
         Call {
-            tool: tool.into(),
+            method,
+            name: name.into(),
             ..Call::default()
         }
-    }
-}
-
-/// One request the engine asks a client, written for the request's protocol version. Sent
-/// live before 2026-07-28, or as one entry of a round's `inputRequests` on it.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum Request {
-    /// A form (`elicitation/create` in form mode).
-    Form(FormRequest<'static>),
-    /// A page to open (`elicitation/create` in URL mode).
-    Url(UrlRequest<'static>),
-}
-
-impl Request {
-    /// The elicitation mode the request needs.
-    #[must_use]
-    pub fn mode(&self) -> ElicitMode {
-        match self {
-            Request::Form(_) => ElicitMode::Form,
-            Request::Url(_) => ElicitMode::Url,
-        }
-    }
-
-    /// The message shown with it.
-    #[must_use]
-    pub fn message(&self) -> &str {
-        match self {
-            Request::Form(form) => form.message(),
-            Request::Url(url) => url.message(),
-        }
-    }
-
-    /// Adds it to a round's requests under `key`.
-    pub(crate) fn add_to(&self, key: &str, requests: &mut InputRequests) {
-        match self {
-            Request::Form(form) => requests.form(key, form),
-            Request::Url(url) => requests.url(key, url),
-        };
     }
 }
 
@@ -105,6 +100,9 @@ pub enum SendError {
     Timeout(Duration),
     /// The request failed in the SDK or the transport: what it said.
     Transport(String),
+    /// The client answered with a JSON-RPC error (a sampling request its user or its policy
+    /// refused, say).
+    Refused(RpcError),
 }
 
 impl std::fmt::Display for SendError {
@@ -113,6 +111,7 @@ impl std::fmt::Display for SendError {
             SendError::Schema(e) => write!(f, "the form cannot be sent: {e}"),
             SendError::Timeout(t) => write!(f, "the client did not answer within {t:?}"),
             SendError::Transport(e) => write!(f, "the request failed: {e}"),
+            SendError::Refused(e) => write!(f, "the client refused the request: {}", e.message),
         }
     }
 }
@@ -135,7 +134,8 @@ pub trait Port: Send + Sync {
     fn carries(&self, request: &Request) -> Result<(), SchemaError>;
 
     /// Sends one live request (before 2026-07-28) and waits for the client's reply, as JSON
-    /// (`{"action": .., "content"?: ..}`), up to `timeout`. An SDK that speaks only
+    /// (`{"action": .., "content"?: ..}` for an elicitation, the result for the others), up to
+    /// `timeout`. A client's JSON-RPC error is [`SendError::Refused`]. An SDK that speaks only
     /// 2026-07-28, where every question is a round, keeps the default, which is never called.
     fn send<'a>(
         &'a self,

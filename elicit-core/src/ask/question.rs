@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::Ask;
 use super::asked::Interrupt;
-use super::port::{Request, SendError};
+use super::port::SendError;
 use super::retry::{Attempt, AttemptOutcome, RetryPolicy};
 use super::state::{Identity, digest};
 use super::step::Facts;
@@ -19,7 +19,8 @@ use crate::elicit::Elicit;
 use crate::error::ElicitError;
 use crate::form::Form;
 use crate::limits::Limits;
-use crate::protocol::client::ElicitMode;
+use crate::protocol::client::Capability;
+use crate::protocol::client::Request;
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
 use crate::reply;
 use crate::reply::Content;
@@ -69,8 +70,9 @@ impl Ask {
         UrlQuestion::new(self, key.into(), message.into(), url.into())
     }
 
-    /// Asks independent questions together: on 2026-07-28 in one round, one `inputRequests`
-    /// entry each; before, as live requests one after another.
+    /// Asks independent questions together, of any kinds (forms, pages, sampling, roots): on
+    /// 2026-07-28 in one round, one `inputRequests` entry each; before, as live requests sent
+    /// at once, the first failure ending the others.
     ///
     /// ```
     /// # use elicit_core::prelude::*;
@@ -172,7 +174,7 @@ pub struct Core {
     key: String,
     message: Option<String>,
     policy: RetryPolicy,
-    deadline: Option<Duration>,
+    pub(super) deadline: Option<Duration>,
     keep_alive: Option<Duration>,
     /// Opted into answers and pre-filling from the call's arguments.
     pub(super) arguments: bool,
@@ -209,11 +211,11 @@ impl Core {
 #[doc(hidden)]
 pub trait Asking: Sync {
     fn core(&self) -> &Core;
-    /// What is asked, in one word: `form`, `confirm` or `url`.
+    /// What is asked, in one word: `form`, `confirm`, `url`, `sample` or `roots`.
     fn kind(&self) -> &'static str;
-    /// The mode the question needs.
-    fn mode(&self) -> ElicitMode {
-        ElicitMode::Form
+    /// What the client must have declared for it.
+    fn needs(&self) -> Capability {
+        Capability::Form
     }
     fn key(&self) -> &str {
         &self.core().key
@@ -636,8 +638,8 @@ impl Asking for UrlQuestion<'_> {
         "url"
     }
 
-    fn mode(&self) -> ElicitMode {
-        ElicitMode::Url
+    fn needs(&self) -> Capability {
+        Capability::Url
     }
 
     fn trace_name(&self) -> Cow<'static, str> {
@@ -733,28 +735,31 @@ macro_rules! questions {
             {
                 Box::pin(async move {
                     let ($($question,)+) = self;
-                    let mut stop: Option<Interrupt> = None;
                     ask.batch(true);
-                    $(
-                        // Live requests stop at the first failure; a round goes on past
-                        // unanswered questions, so that it asks for all of them at once.
-                        let $answer = if stop.as_ref().is_some_and(|s| ask.ends_at(s)) {
-                            None
-                        } else {
-                            match ask.answer(&$question).await {
+                    // Live requests go out at once, and the first failure ends the others; a
+                    // round goes on past unanswered questions, so that it asks for all of
+                    // them together.
+                    let answers = if ask.asks_in_rounds() {
+                        let ($($answer,)+) = tokio::join!($(ask.answer(&$question)),+);
+                        let mut stop: Option<Interrupt> = None;
+                        $(
+                            let $answer = match $answer {
                                 Ok(answer) => Some(answer),
                                 Err(e) => {
                                     stop = Some(super::asked::graver(stop, e));
                                     None
                                 }
-                            }
-                        };
-                    )+
+                            };
+                        )+
+                        match (stop, $($answer,)+) {
+                            (None, $(Some($answer),)+) => Ok(($($answer,)+)),
+                            (stop, ..) => Err(stop.unwrap_or(Interrupt::InputRequired)),
+                        }
+                    } else {
+                        tokio::try_join!($(ask.answer(&$question)),+)
+                    };
                     ask.batch(false);
-                    match (stop, $($answer,)+) {
-                        (None, $(Some($answer),)+) => Ok(($($answer,)+)),
-                        (stop, ..) => Err(stop.unwrap_or(Interrupt::InputRequired)),
-                    }
+                    answers
                 })
             }
         }

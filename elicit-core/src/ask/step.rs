@@ -23,11 +23,12 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::asked::Interrupt;
-use super::port::{Request, SendError};
+use super::port::SendError;
 use super::question::Asking;
 use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use super::unavailable::{Unavailable, Why};
 use crate::error::{ElicitError, Location, Rule, SchemaError};
+use crate::protocol::client::Request;
 use crate::version::ProtocolVersion;
 
 /// What to do next for one question.
@@ -124,7 +125,9 @@ impl Step {
             // An answer that came after the question's deadline is a cancel that timed out,
             // as it is live.
             if stored.took.is_some_and(|took| took > facts.deadline) {
-                self.timed_out(stored.took, read);
+                if let Some(stop) = self.timed_out(question, stored.took, read) {
+                    return Next::Stop(stop);
+                }
             } else {
                 self.read(stored.reply, stored.source, stored.took, read);
             }
@@ -170,13 +173,26 @@ impl Step {
         self.read(reply, AnswerSource::Person, Some(took), read);
     }
 
-    /// Nobody answered in time: a cancel, and final (a client that dropped the request would
-    /// drop its retry too).
-    pub(crate) fn timed_out(&mut self, took: Option<Duration>, read: &mut Read) {
+    /// Nobody answered in time: for an elicitation, a cancel, and final (a client that
+    /// dropped the request would drop its retry too); a request of another kind has no
+    /// cancel, and ends the call as a request that timed out.
+    pub(crate) fn timed_out(
+        &mut self,
+        question: &dyn Asking,
+        took: Option<Duration>,
+        read: &mut Read,
+    ) -> Option<Interrupt> {
+        self.again = false;
+        if !question.needs().is_elicitation() {
+            let stop = Interrupt::Send(SendError::Timeout(took.unwrap_or_default()));
+            self.attempts
+                .record(AttemptOutcome::Failed(stop.to_string()));
+            return Some(stop);
+        }
         let cancel = json!({"action": "cancel"});
         self.attempts
             .record_from(read(&cancel), AnswerSource::TimedOut, took);
-        self.again = false;
+        None
     }
 
     /// The request sent live brought no reply.
@@ -234,7 +250,7 @@ impl Step {
         read: &mut Read,
     ) -> Next {
         let missing = Interrupt::MissingCapability {
-            mode: request.mode(),
+            capability: request.needs(),
             version: facts.version,
         };
         let core = question.core();
@@ -273,8 +289,12 @@ pub(crate) fn refused(
         .iter()
         .any(|v| *v.location() == Location::Envelope)
     {
+        let what = match question.needs().is_elicitation() {
+            true => "is not an elicitation result",
+            false => "cannot be read",
+        };
         return Interrupt::Error(crate::protocol::jsonrpc::RpcError::invalid_params(format!(
-            "the response to `{key}` is not an elicitation result: {error}"
+            "the response to `{key}` {what}: {error}"
         )));
     }
     let from_arguments = last.is_some_and(|a| a.source == AnswerSource::Arguments);

@@ -23,12 +23,14 @@ pub(super) fn question(
     {
         use crate::ask::{AnswerSource, AttemptOutcome};
 
-        use crate::protocol::client::ElicitMode;
+        use crate::protocol::client::Capability;
 
         let form = question.trace_name();
-        let mode = match question.mode() {
-            ElicitMode::Url => "url",
-            _ => "form",
+        let mode = match question.needs() {
+            Capability::Url => "url",
+            Capability::Form => "form",
+            Capability::Sampling | Capability::SamplingTools => "sampling",
+            _ => "roots",
         };
         let source = match last.map(|a| a.source) {
             Some(AnswerSource::Arguments) => "arguments",

@@ -1,12 +1,13 @@
-//! The client side: reading what a server sends into typed values (an `elicitation/create`
-//! request, the completion notification, the -32042 error), and the capability a client
-//! declares. For clients, proxies and tests, with or without rmcp.
+//! The client side: reading what a server sends into typed values (an `elicitation/create`,
+//! `sampling/createMessage` or `roots/list` request, the completion notification, the -32042
+//! error), and the capabilities a client declares. For clients, proxies and tests, with or without rmcp.
 
 use std::fmt;
 
 use serde_json::{Map, Value, json};
 
 use crate::error::SchemaError;
+use crate::protocol::sampling::SamplingRequest;
 use crate::protocol::url_mode::{
     ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitationRequired, UrlRequest,
     UrlRequestError,
@@ -43,11 +44,12 @@ fn shape(what: impl Into<String>) -> ReadError {
     ReadError::Shape(what.into())
 }
 
-/// The params of an `elicitation/create` request, read on the client: a form or a URL-mode
-/// page.
+/// One request a server makes of a client: a form or a URL-mode page (`elicitation/create`),
+/// a completion from the client's model (`sampling/createMessage`), or its roots
+/// (`roots/list`). A server's [`Ask`](crate::ask::Ask) writes them; a client reads them.
 ///
 /// ```
-/// use elicit_core::client::ElicitRequest;
+/// use elicit_core::client::Request;
 /// use elicit_core::ProtocolVersion;
 ///
 /// let params = serde_json::json!({
@@ -55,7 +57,7 @@ fn shape(what: impl Into<String>) -> ReadError {
 ///     "message": "Book a table",
 ///     "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
 /// });
-/// let ElicitRequest::Form(form) = ElicitRequest::from_params(&params, ProtocolVersion::V2025_11_25)? else {
+/// let Request::Form(form) = Request::from_params(&params, ProtocolVersion::V2025_11_25)? else {
 ///     panic!("a form");
 /// };
 /// assert_eq!(form.message(), "Book a table");
@@ -64,14 +66,81 @@ fn shape(what: impl Into<String>) -> ReadError {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum ElicitRequest {
+pub enum Request {
     /// A form: the message and the schema to fill in.
     Form(FormRequest<'static>),
     /// A page to open (2025-11-25 and later).
     Url(UrlRequest<'static>),
+    /// A completion from the client's model (`sampling/createMessage`).
+    Sample(SamplingRequest),
+    /// The client's roots (`roots/list`).
+    Roots,
 }
 
-impl ElicitRequest {
+impl Request {
+    /// The request's JSON-RPC method.
+    #[must_use]
+    pub fn method(&self) -> &'static str {
+        match self {
+            Request::Form(_) | Request::Url(_) => "elicitation/create",
+            Request::Sample(_) => "sampling/createMessage",
+            Request::Roots => "roots/list",
+        }
+    }
+
+    /// The capability a client must declare for it.
+    #[must_use]
+    pub fn needs(&self) -> Capability {
+        match self {
+            Request::Form(_) => Capability::Form,
+            Request::Url(_) => Capability::Url,
+            Request::Sample(sample) if !sample.tools.is_empty() => Capability::SamplingTools,
+            Request::Sample(_) => Capability::Sampling,
+            Request::Roots => Capability::Roots,
+        }
+    }
+
+    /// The message shown with an elicitation; empty for the others.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        match self {
+            Request::Form(form) => form.message(),
+            Request::Url(url) => url.message(),
+            Request::Sample(_) | Request::Roots => "",
+        }
+    }
+
+    /// The params as written for `version`.
+    #[must_use]
+    pub fn params(&self, version: ProtocolVersion) -> Value {
+        match self {
+            Request::Form(form) => {
+                crate::protocol::jsonrpc::to_value(form.clone().retagged(version))
+            }
+            Request::Url(url) => url.to_value_for(version),
+            Request::Sample(sample) => serde_json::to_value(sample).unwrap_or_default(),
+            Request::Roots => json!({}),
+        }
+    }
+
+    /// Reads the params of a request of `method` sent on `version`.
+    pub fn from_method(
+        method: &str,
+        params: &Value,
+        version: ProtocolVersion,
+    ) -> Result<Self, ReadError> {
+        match method {
+            "elicitation/create" => Self::from_params(params, version),
+            "sampling/createMessage" => serde_json::from_value(params.clone())
+                .map(Request::Sample)
+                .map_err(|e| shape(format!("the sampling request cannot be read: {e}"))),
+            "roots/list" => Ok(Request::Roots),
+            other => Err(shape(format!(
+                "the method {other:?} is not one a server asks"
+            ))),
+        }
+    }
+
     /// Reads `params` sent on `version`. A form has `mode: "form"`, or no `mode` (2025-06-18 has
     /// none, and later versions take its absence as a form); its `requestedSchema` is read as
     /// [`RequestedSchema::from_value`] reads one, so what it only lints is kept and what it
@@ -105,7 +174,7 @@ impl ElicitRequest {
                 let form = FormRequest::owned(message, schema)
                     .with_version(version)
                     .map_err(ReadError::Schema)?;
-                Ok(ElicitRequest::Form(form))
+                Ok(Request::Form(form))
             }
             Some(Some("url")) => {
                 let url = string(params, "url")?;
@@ -116,7 +185,7 @@ impl ElicitRequest {
                     None => return Err(shape("a URL-mode request has no `elicitationId`")),
                 };
                 UrlRequest::new(version, message, url, id)
-                    .map(ElicitRequest::Url)
+                    .map(Request::Url)
                     .map_err(ReadError::Url)
             }
             Some(Some(other)) => Err(shape(format!("unknown `mode` {other:?}"))),
@@ -124,21 +193,20 @@ impl ElicitRequest {
         }
     }
 
-    /// Reads a whole JSON-RPC `elicitation/create` request: its `params`.
+    /// Reads a whole JSON-RPC request (or a 2026-07-28 `inputRequests` entry): its `method`
+    /// and `params`.
     pub fn from_jsonrpc(request: &Value, version: ProtocolVersion) -> Result<Self, ReadError> {
-        match request.get("method").and_then(Value::as_str) {
-            Some("elicitation/create") => {}
-            Some(other) => {
-                return Err(shape(format!(
-                    "the method is {other:?}, not elicitation/create"
-                )));
-            }
-            None => return Err(shape("the request has no `method`")),
-        }
-        let params = request
-            .get("params")
-            .ok_or_else(|| shape("the request has no `params`"))?;
-        Self::from_params(params, version)
+        let method = request
+            .get("method")
+            .and_then(Value::as_str)
+            .ok_or_else(|| shape("the request has no `method`"))?;
+        let empty = json!({});
+        let params = match request.get("params") {
+            Some(params) => params,
+            None if method == "roots/list" => &empty,
+            None => return Err(shape("the request has no `params`")),
+        };
+        Self::from_method(method, params, version)
     }
 }
 
@@ -184,14 +252,12 @@ impl UrlElicitationRequired<'static> {
         let version = ProtocolVersion::V2025_11_25;
         let elicitations = list
             .iter()
-            .map(
-                |params| match ElicitRequest::from_params(params, version)? {
-                    ElicitRequest::Url(url) => Ok(url),
-                    ElicitRequest::Form(_) => Err(shape(
-                        "an elicitation of a -32042 error must be in URL mode",
-                    )),
-                },
-            )
+            .map(|params| match Request::from_params(params, version)? {
+                Request::Url(url) => Ok(url),
+                _ => Err(shape(
+                    "an elicitation of a -32042 error must be in URL mode",
+                )),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         UrlElicitationRequired::new(version, message, elicitations).map_err(ReadError::Url)
     }
@@ -287,13 +353,124 @@ impl ElicitationCapability {
             ElicitMode::Url => self.url,
         }
     }
+}
+
+/// What a request needs the client to have declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Capability {
+    /// Form-mode elicitation.
+    Form,
+    /// URL-mode elicitation.
+    Url,
+    /// Sampling.
+    Sampling,
+    /// Sampling with tools (`sampling.tools`).
+    SamplingTools,
+    /// Roots.
+    Roots,
+}
+
+impl From<ElicitMode> for Capability {
+    fn from(mode: ElicitMode) -> Self {
+        match mode {
+            ElicitMode::Form => Capability::Form,
+            ElicitMode::Url => Capability::Url,
+        }
+    }
+}
+
+impl Capability {
+    /// Whether it is a mode of elicitation.
+    #[must_use]
+    pub fn is_elicitation(self) -> bool {
+        matches!(self, Capability::Form | Capability::Url)
+    }
+
+    /// The capabilities object that declares it, as a -32021 error's `data.requiredCapabilities`
+    /// names it on 2026-07-28.
+    #[must_use]
+    pub fn required(self) -> Value {
+        match self {
+            Capability::Form => json!({"elicitation": {"form": {}}}),
+            Capability::Url => json!({"elicitation": {"url": {}}}),
+            Capability::Sampling => json!({"sampling": {}}),
+            Capability::SamplingTools => json!({"sampling": {"tools": {}}}),
+            Capability::Roots => json!({"roots": {}}),
+        }
+    }
+}
+
+impl fmt::Display for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Capability::Form => "form-mode elicitation",
+            Capability::Url => "URL-mode elicitation",
+            Capability::Sampling => "sampling",
+            Capability::SamplingTools => "sampling with tools",
+            Capability::Roots => "roots",
+        })
+    }
+}
+
+/// The capabilities a client declares that concern what a server asks of it: elicitation,
+/// sampling and roots.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ClientCapabilities {
+    /// `elicitation`, if declared.
+    pub elicitation: Option<ElicitationCapability>,
+    /// `sampling`, if declared: `Some(true)` where it declares `sampling.tools`.
+    pub sampling: Option<bool>,
+    /// Whether it declares `roots`.
+    pub roots: bool,
+}
+
+impl ClientCapabilities {
+    /// Reads a client's `capabilities` object (the handshake's, or a 2026-07-28 request's
+    /// `_meta`). Members it does not know are ignored.
+    pub fn from_value(value: &Value) -> Result<Self, ReadError> {
+        let caps = value
+            .as_object()
+            .ok_or_else(|| shape("`capabilities` must be a JSON object"))?;
+        let elicitation = match caps.get("elicitation") {
+            None | Some(Value::Null) => None,
+            Some(e) => Some(ElicitationCapability::from_value(e)?),
+        };
+        let sampling = match caps.get("sampling") {
+            None | Some(Value::Null) => None,
+            Some(s) => Some(s.get("tools").is_some_and(|t| !t.is_null())),
+        };
+        let roots = caps.get("roots").is_some_and(|r| !r.is_null());
+        Ok(ClientCapabilities {
+            elicitation,
+            sampling,
+            roots,
+        })
+    }
+
+    /// With `elicitation` declared.
+    #[must_use]
+    pub fn with_elicitation(mut self, elicitation: ElicitationCapability) -> Self {
+        self.elicitation = Some(elicitation);
+        self
+    }
+
+    /// Whether the client declared `capability`.
+    #[must_use]
+    pub fn supports(&self, capability: Capability) -> bool {
+        match capability {
+            Capability::Form => self.elicitation.is_some_and(|e| e.form),
+            Capability::Url => self.elicitation.is_some_and(|e| e.url),
+            Capability::Sampling => self.sampling.is_some(),
+            Capability::SamplingTools => self.sampling == Some(true),
+            Capability::Roots => self.roots,
+        }
+    }
 
     /// Whether a server may send `request` to this client.
     #[must_use]
-    pub fn allows(self, request: &ElicitRequest) -> bool {
-        match request {
-            ElicitRequest::Form(_) => self.form,
-            ElicitRequest::Url(_) => self.url,
-        }
+    pub fn allows(&self, request: &Request) -> bool {
+        self.supports(request.needs())
     }
 }

@@ -42,15 +42,15 @@ use serde_json::{Map, Value};
 
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::protocol::client::Request;
 use crate::protocol::jsonrpc;
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
 use crate::result::ElicitResult;
 use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
 
-const METHOD: &str = "elicitation/create";
-
-/// The `inputRequests` of an `InputRequiredResult`: elicitation requests by key.
+/// The `inputRequests` of an `InputRequiredResult`: requests by key, each an elicitation, a
+/// sampling request or a roots request.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct InputRequests {
     entries: Map<String, Value>,
@@ -76,25 +76,31 @@ impl InputRequests {
     /// Adds a form request under `key`, written for 2026-07-28.
     pub fn form(&mut self, key: impl Into<String>, request: &FormRequest<'_>) -> &mut Self {
         let params = request.clone().retagged(ProtocolVersion::V2026_07_28);
-        self.insert(key.into(), jsonrpc::to_value(params))
+        self.insert(key.into(), "elicitation/create", jsonrpc::to_value(params))
     }
 
     /// Adds a URL-mode request under `key`. It is written for 2026-07-28, which identifies it by
     /// `key` and sends no `elicitationId`.
     pub fn url(&mut self, key: impl Into<String>, request: &UrlRequest<'_>) -> &mut Self {
         let params = request.to_value_for(ProtocolVersion::V2026_07_28);
-        self.insert(key.into(), params)
+        self.insert(key.into(), "elicitation/create", params)
     }
 
-    /// Every entry by key: `{"method":"elicitation/create","params":{..}}`.
+    /// Adds `request`, of any kind, under `key`, written for 2026-07-28.
+    pub fn add(&mut self, key: impl Into<String>, request: &Request) -> &mut Self {
+        let params = request.params(ProtocolVersion::V2026_07_28);
+        self.insert(key.into(), request.method(), params)
+    }
+
+    /// Every entry by key: `{"method": .., "params": {..}}`.
     #[must_use]
     pub fn entries(&self) -> &Map<String, Value> {
         &self.entries
     }
 
-    fn insert(&mut self, key: String, params: Value) -> &mut Self {
+    fn insert(&mut self, key: String, method: &str, params: Value) -> &mut Self {
         let mut entry = Map::new();
-        entry.insert("method".into(), Value::String(METHOD.into()));
+        entry.insert("method".into(), Value::String(method.into()));
         entry.insert("params".into(), params);
         self.entries.insert(key, Value::Object(entry));
         self

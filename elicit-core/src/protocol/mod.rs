@@ -5,4 +5,5 @@ pub mod client;
 mod filling;
 pub(crate) mod input;
 pub(crate) mod jsonrpc;
+pub(crate) mod sampling;
 pub(crate) mod url_mode;

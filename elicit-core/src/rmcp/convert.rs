@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::error::SchemaError;
-use crate::protocol::client::ElicitRequest;
+use crate::protocol::client::Request;
 use crate::protocol::input::{InputRequests, InputRequired, InputResponses};
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
 use crate::result::ElicitResult;
@@ -204,15 +204,19 @@ impl TryFrom<&InputRequests> for m::InputRequests {
         for (key, entry) in requests.entries() {
             let fail =
                 |e: &dyn fmt::Display| Unrepresentable(format!("input request `{key}`: {e}"));
-            let params = match ElicitRequest::from_jsonrpc(entry, ProtocolVersion::V2026_07_28)
+            let request = match Request::from_jsonrpc(entry, ProtocolVersion::V2026_07_28)
                 .map_err(|e| fail(&e))?
             {
-                ElicitRequest::Form(form) => {
-                    m::ElicitRequestParams::try_from(&form).map_err(|e| fail(&e))?
+                Request::Form(form) => {
+                    let params = m::ElicitRequestParams::try_from(&form).map_err(|e| fail(&e))?;
+                    m::InputRequest::Elicitation(m::Request::new(params))
                 }
-                ElicitRequest::Url(url) => m::ElicitRequestParams::from(&url),
+                Request::Url(url) => m::InputRequest::Elicitation(m::Request::new(
+                    m::ElicitRequestParams::from(&url),
+                )),
+                // Sampling and roots pass through rmcp's model by their wire form.
+                _ => serde_json::from_value(entry.clone()).map_err(|e| fail(&e))?,
             };
-            let request = m::InputRequest::Elicitation(m::Request::new(params));
             out.insert(key.clone(), request);
         }
         Ok(out)
@@ -222,19 +226,21 @@ impl TryFrom<&InputRequests> for m::InputRequests {
 impl TryFrom<&m::InputRequests> for InputRequests {
     type Error = Unrepresentable;
 
-    /// The elicitation requests of rmcp's map; a sampling or roots request is refused.
+    /// The requests of rmcp's map, each read as the request it is.
     fn try_from(requests: &m::InputRequests) -> Result<Self, Unrepresentable> {
         let mut out = InputRequests::new();
         for (key, request) in requests {
+            let fail =
+                |e: &dyn fmt::Display| Unrepresentable(format!("input request `{key}`: {e}"));
             let m::InputRequest::Elicitation(request) = request else {
-                return Err(Unrepresentable(format!(
-                    "input request `{key}` is not an elicitation"
-                )));
+                let entry = serde_json::to_value(request).map_err(|e| fail(&e))?;
+                let read = Request::from_jsonrpc(&entry, ProtocolVersion::V2026_07_28)
+                    .map_err(|e| fail(&e))?;
+                out.add(key.clone(), &read);
+                continue;
             };
             // Read through the typed requests, so the entry comes back in this crate's form
             // (rmcp writes an empty `elicitationId` that 2026-07-28 does not have).
-            let fail =
-                |e: &dyn fmt::Display| Unrepresentable(format!("input request `{key}`: {e}"));
             match &request.params {
                 params @ m::ElicitRequestParams::FormElicitationParams { .. } => {
                     let form = FormRequest::try_from(params).map_err(|e| fail(&e))?;

@@ -165,6 +165,7 @@ impl<S: ::rmcp::ServerHandler> FromContextPart<ToolCallContext<'_, S>> for Ask {
         let output_schema = tool.is_some_and(|tool| tool.output_schema.is_some());
         let ask = Ask::of_rmcp(
             context.request_context.clone(),
+            crate::ask::Method::ToolsCall,
             &context.name,
             arguments.as_ref(),
             context.input_responses.as_ref(),

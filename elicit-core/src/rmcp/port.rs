@@ -3,14 +3,18 @@
 
 use std::time::Duration;
 
-use ::rmcp::model::{self as m, CallToolRequestParams, JsonObject};
+use ::rmcp::model::{
+    self as m, CallToolRequestParams, GetPromptRequestParams, JsonObject, ReadResourceRequestParams,
+};
 use ::rmcp::service::{PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use serde_json::Value;
 
 use super::convert::reply_value;
-use crate::ask::{Ask, Call, Port, PortFuture, Request, SendError};
+use crate::ask::{Ask, Call, Method, Port, PortFuture, Request, SendError};
 use crate::error::SchemaError;
-use crate::protocol::client::ElicitationCapability;
+use crate::protocol::client::ClientCapabilities;
+use crate::protocol::jsonrpc::RpcError;
+use crate::version::ProtocolVersion;
 
 /// A `tools/call` on rmcp, as the engine sees it.
 struct Rmcp {
@@ -28,12 +32,16 @@ impl Port for Rmcp {
         timeout: Option<Duration>,
     ) -> PortFuture<'a, Result<Value, SendError>> {
         Box::pin(async move {
-            let params = to_rmcp(request).map_err(SendError::Schema)?;
-            let request = m::ServerRequest::ElicitRequest(m::ElicitRequest::new(params));
+            let request = to_rmcp(request).map_err(SendError::Schema)?;
             let mut options = PeerRequestOptions::no_options();
             options.timeout = timeout;
             let failed = |e: ServiceError| match e {
                 ServiceError::Timeout { timeout } => SendError::Timeout(timeout),
+                ServiceError::McpError(e) => SendError::Refused(RpcError {
+                    code: e.code.0,
+                    message: e.message.into_owned(),
+                    data: e.data,
+                }),
                 other => SendError::Transport(other.to_string()),
             };
             let reply = self
@@ -89,10 +97,21 @@ fn credential(context: &RequestContext<RoleServer>) -> Option<String> {
 }
 
 /// A request as rmcp's model holds it, or the rule the model would drop.
-fn to_rmcp(request: &Request) -> Result<m::ElicitRequestParams, SchemaError> {
+fn to_rmcp(request: &Request) -> Result<m::ServerRequest, SchemaError> {
+    let elicit = |params| m::ServerRequest::ElicitRequest(m::ElicitRequest::new(params));
     match request {
-        Request::Form(form) => m::ElicitRequestParams::try_from(form),
-        Request::Url(url) => Ok(url.into()),
+        Request::Form(form) => m::ElicitRequestParams::try_from(form).map(elicit),
+        Request::Url(url) => Ok(elicit(url.into())),
+        // Sampling and roots by their wire form: the same on every version.
+        other => {
+            let wire = serde_json::json!({
+                "method": other.method(),
+                "params": other.params(ProtocolVersion::V2026_07_28),
+            });
+            serde_json::from_value(wire).map_err(|e| {
+                SchemaError::root(format!("rmcp cannot carry this {}: {e}", other.method()))
+            })
+        }
     }
 }
 
@@ -103,8 +122,47 @@ impl Ask {
     pub fn new(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Self {
         Self::of_rmcp(
             context.clone(),
+            Method::ToolsCall,
             &request.name,
             request.arguments.as_ref(),
+            request.input_responses.as_ref(),
+            request.request_state.clone(),
+            false,
+        )
+    }
+
+    /// The questions of one rmcp `prompts/get`: the prompt's arguments are the call's, and its
+    /// rounds are sealed as a tool's are. End the handler with
+    /// [`Asked::into_prompt_response`](crate::ask::Asked::into_prompt_response).
+    #[must_use]
+    pub fn for_prompt(
+        request: &GetPromptRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Self {
+        Self::of_rmcp(
+            context.clone(),
+            Method::PromptsGet,
+            &request.name,
+            request.arguments.as_ref(),
+            request.input_responses.as_ref(),
+            request.request_state.clone(),
+            false,
+        )
+    }
+
+    /// The questions of one rmcp `resources/read`, bound to the resource's URI. End the
+    /// handler with
+    /// [`Asked::into_resource_response`](crate::ask::Asked::into_resource_response).
+    #[must_use]
+    pub fn for_resource(
+        request: &ReadResourceRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Self {
+        Self::of_rmcp(
+            context.clone(),
+            Method::ResourcesRead,
+            &request.uri,
+            None,
             request.input_responses.as_ref(),
             request.request_state.clone(),
             false,
@@ -114,19 +172,21 @@ impl Ask {
     /// One call's `Ask` over rmcp, from its parts.
     pub(super) fn of_rmcp(
         context: RequestContext<RoleServer>,
+        method: Method,
         tool: &str,
         arguments: Option<&JsonObject>,
         responses: Option<&m::InputResponses>,
         request_state: Option<String>,
         output_schema: bool,
     ) -> Self {
-        let mut call = Call::new(tool);
+        let mut call = Call::of(method, tool);
         call.arguments = arguments.cloned();
         call.protocol_version = context.protocol_version().map(|v| v.to_string());
-        call.elicitation = context
+        call.capabilities = context
             .client_capabilities()
-            .and_then(|capabilities| capabilities.elicitation)
-            .map(|e| ElicitationCapability::declared(e.form.is_some(), e.url.is_some()));
+            .and_then(|declared| serde_json::to_value(declared).ok())
+            .and_then(|declared| ClientCapabilities::from_value(&declared).ok())
+            .unwrap_or_default();
         call.input_responses =
             responses.map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
         call.request_state = request_state;

@@ -3,7 +3,8 @@
 
 use ::rmcp::handler::server::tool::IntoCallToolResult;
 use ::rmcp::model::{
-    CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData, InputRequiredResult,
+    CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData, GetPromptResponse,
+    GetPromptResult, InputRequiredResult, ReadResourceResponse, ReadResourceResult,
 };
 
 use crate::ask::{Asked, Ending, Interrupt};
@@ -38,6 +39,47 @@ impl<R> Asked<R> {
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None)),
             Asked::Stopped(interrupt) => interrupt.into_response(),
         }
+    }
+}
+
+impl<R> Asked<R> {
+    /// The result, or the round that asks, of a request that is no tool call: a stop is a
+    /// JSON-RPC error, as a tool error does not exist outside `tools/call` (its text the
+    /// error's message, code -32603).
+    fn into_other<T>(
+        self,
+        input: impl FnOnce(InputRequiredResult) -> T,
+    ) -> Result<R, Result<T, ErrorData>> {
+        match self {
+            Asked::Done(result) => Ok(result),
+            Asked::InputRequired(required) => Err(InputRequiredResult::try_from(&required)
+                .map(input)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))),
+            Asked::Stopped(interrupt) => Err(Err(match interrupt.ending() {
+                Ending::ToolError { text, .. } => ErrorData::internal_error(text, None),
+                Ending::Rpc(error) => error_data(error),
+            })),
+        }
+    }
+}
+
+impl Asked<GetPromptResult> {
+    /// The `prompts/get` response of a prompt that asks ([`Ask::for_prompt`](crate::ask::Ask::for_prompt)).
+    pub fn into_prompt_response(self) -> Result<GetPromptResponse, ErrorData> {
+        self.into_other(GetPromptResponse::InputRequired)
+            .map_or_else(|other| other, |done| Ok(GetPromptResponse::Complete(done)))
+    }
+}
+
+impl Asked<ReadResourceResult> {
+    /// The `resources/read` response of a resource that asks
+    /// ([`Ask::for_resource`](crate::ask::Ask::for_resource)).
+    pub fn into_resource_response(self) -> Result<ReadResourceResponse, ErrorData> {
+        self.into_other(ReadResourceResponse::InputRequired)
+            .map_or_else(
+                |other| other,
+                |done| Ok(ReadResourceResponse::Complete(done)),
+            )
     }
 }
 

@@ -14,7 +14,6 @@ use serde_json::{Map, Value};
 
 use crate::ask::{Ask, Call, Port, Request};
 use crate::error::SchemaError;
-use crate::protocol::client::ElicitationCapability;
 
 /// A `tools/call` on rust-mcp-sdk, as the engine sees it. The SDK speaks 2026-07-28 only, so
 /// every question is a round: nothing is sent during a call, and no progress either.
@@ -179,7 +178,7 @@ impl Tool {
         let mut call = Call::new(self.name);
         call.arguments = self.arguments;
         call.protocol_version = Some(self.meta.protocol_version.clone());
-        call.elicitation = elicitation(&self.meta.client_capabilities);
+        call.capabilities = capabilities(&self.meta.client_capabilities);
         call.input_responses = self.input_responses;
         call.request_state = self.request_state;
         let auth = runtime.auth_info_cloned().await;
@@ -188,13 +187,12 @@ impl Tool {
     }
 }
 
-/// The capability declared in the request's `_meta`.
-fn elicitation(capabilities: &ClientCapabilities) -> Option<ElicitationCapability> {
-    let declared = capabilities.elicitation.as_ref()?;
-    Some(ElicitationCapability::declared(
-        declared.form.is_some(),
-        declared.url.is_some(),
-    ))
+/// The capabilities declared in the request's `_meta`, read by their wire form.
+fn capabilities(declared: &ClientCapabilities) -> crate::client::ClientCapabilities {
+    serde_json::to_value(declared)
+        .ok()
+        .and_then(|declared| crate::client::ClientCapabilities::from_value(&declared).ok())
+        .unwrap_or_default()
 }
 
 /// Who a token speaks for: its client and user, or the token itself where it names neither.

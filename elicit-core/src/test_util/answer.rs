@@ -5,13 +5,19 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 /// What the person does with one question: accept with content, accept a URL-mode page,
-/// decline or cancel, optionally after a while.
+/// decline or cancel, optionally after a while; or what the client answers a sampling or
+/// roots request: a completion, a refusal, or its roots.
+///
+/// Answer a sampling or roots request with [`Answer::for_key`] under its key, so that the
+/// script serves every version whatever the order of a round's requests.
 ///
 /// Content is sent exactly as given, unchecked, so a test can send what breaks the form's rules
 /// and see what the tool does with it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
     reply: Value,
+    /// A refusal: the client's JSON-RPC error, with this message.
+    refusal: Option<String>,
     after: Duration,
     key: Option<String>,
 }
@@ -20,6 +26,7 @@ impl Answer {
     fn of(reply: Value) -> Self {
         Answer {
             reply,
+            refusal: None,
             after: Duration::ZERO,
             key: None,
         }
@@ -59,6 +66,40 @@ impl Answer {
         Answer::of(reply)
     }
 
+    /// Answers a sampling request with `text`, from a model named `scripted`, ended by the
+    /// model's turn.
+    #[must_use]
+    pub fn sampled(text: impl Into<String>) -> Self {
+        Answer::of(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": text.into()},
+            "model": "scripted",
+            "stopReason": "endTurn",
+        }))
+    }
+
+    /// Answers a roots request with `roots`, each a URI and a name.
+    #[must_use]
+    pub fn roots<'a>(roots: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let roots: Vec<Value> = roots
+            .into_iter()
+            .map(|(uri, name)| json!({"uri": uri, "name": name}))
+            .collect();
+        Answer::of(json!({ "roots": roots }))
+    }
+
+    /// Refuses a sampling or roots request with a JSON-RPC error saying `message`, as a client
+    /// whose user or policy refuses it does. Live (before 2026-07-28) the error answers the
+    /// request; on 2026-07-28 a refusal has no `inputResponses` entry, so the client ends the
+    /// call, as the official Python client does, with [`TestError::Refused`](super::TestError::Refused).
+    #[must_use]
+    pub fn refuse(message: impl Into<String>) -> Self {
+        Answer {
+            refusal: Some(message.into()),
+            ..Answer::of(Value::Null)
+        }
+    }
+
     /// Declines: the person saw the question and refused.
     #[must_use]
     pub fn decline() -> Self {
@@ -89,6 +130,12 @@ impl Answer {
     #[must_use]
     pub fn delay(&self) -> Duration {
         self.after
+    }
+
+    /// The refusal's message, for an answer made by [`refuse`](Answer::refuse).
+    #[must_use]
+    pub fn refusal(&self) -> Option<&str> {
+        self.refusal.as_deref()
     }
 
     /// The key of the question it answers, if it answers one only.

@@ -26,16 +26,36 @@ impl Scripted {
     async fn elicit(&self, request: m::ElicitRequestParams) -> Result<Value, ErrorData> {
         let asked = AskedForm::of(&request, self.version, None);
         let schema = asked.requested_schema.clone();
-        let Some(reply) = self.log.answer(asked).await else {
+        let reply = self.reply(asked).await?;
+        Ok(match &schema {
+            Some(schema) => ticked(&reply, schema),
+            None => reply,
+        })
+    }
+
+    /// The script's reply to `asked`: its JSON, or its refusal as a JSON-RPC error.
+    async fn reply(&self, asked: AskedForm) -> Result<Value, ErrorData> {
+        let Some(answer) = self.log.answer(asked).await else {
             return Err(ErrorData::internal_error(
                 "the script has no answer left",
                 None,
             ));
         };
-        Ok(match &schema {
-            Some(schema) => ticked(&reply, schema),
-            None => reply,
-        })
+        match answer.refusal() {
+            Some(message) => Err(ErrorData::new(
+                ErrorCode::INVALID_REQUEST,
+                message.to_owned(),
+                None,
+            )),
+            None => Ok(answer.reply().clone()),
+        }
+    }
+
+    /// The reply to a sampling or roots request, by its wire form.
+    async fn other(&self, method: &str, params: Value) -> Result<ClientResult, ErrorData> {
+        let asked = AskedForm::other(method, &params, self.version, None);
+        let reply = self.reply(asked).await?;
+        Ok(ClientResult::CustomResult(CustomResult(reply)))
     }
 }
 
@@ -51,9 +71,17 @@ impl Service<RoleClient> for Scripted {
                 .elicit(request.params)
                 .await
                 .map(|reply| ClientResult::CustomResult(CustomResult(reply))),
+            ServerRequest::CreateMessageRequest(request) => {
+                let params = serde_json::to_value(&request.params).unwrap_or_default();
+                self.other("sampling/createMessage", params).await
+            }
+            ServerRequest::ListRootsRequest(_) => {
+                self.other("roots/list", Value::Object(Default::default()))
+                    .await
+            }
             _ => Err(ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
-                "the scripted client answers elicitation/create only",
+                "the scripted client answers elicitation, sampling and roots requests only",
                 None,
             )),
         }

@@ -5,7 +5,6 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ::rmcp::model::ProgressNotificationParam;
-use serde_json::Value;
 use tokio::sync::Notify;
 
 use super::answer::Answer;
@@ -44,7 +43,7 @@ impl Log {
     /// with a key (2026-07-28) takes the answer for its key, or else the next answer for no
     /// key in particular; a live request takes the next answer. With none left for it, the
     /// call fails with [`TestError::NoAnswer`].
-    pub(super) async fn answer(&self, asked: AskedForm) -> Option<Value> {
+    pub(super) async fn answer(&self, asked: AskedForm) -> Option<Answer> {
         let message = asked.message.clone();
         let next = {
             let mut script = lock(&self.script);
@@ -65,7 +64,7 @@ impl Log {
         if !answer.delay().is_zero() {
             tokio::time::sleep(answer.delay()).await;
         }
-        Some(answer.reply().clone())
+        Some(answer)
     }
 
     /// Ends the call with `error`, unless it failed already.

@@ -111,8 +111,7 @@ use std::time::Duration;
 
 use ::rmcp::model::{
     self as m, CallToolRequest, CallToolRequestParams, CallToolResponse, ClientCapabilities,
-    ClientConfig, ClientRequest, ElicitationCapability, FormElicitationCapability, Implementation,
-    InputRequest, InputRequiredResult, ServerResult, UrlElicitationCapability,
+    ClientConfig, ClientRequest, Implementation, InputRequest, InputRequiredResult, ServerResult,
 };
 use ::rmcp::service::PeerRequestOptions;
 use ::rmcp::service::{
@@ -149,18 +148,20 @@ impl ScriptedClient {
     /// How many `input_required` results a call answers by default, as rmcp's client allows.
     pub const MAX_ROUNDS: u32 = 10;
 
-    /// A client on `version` that declares form and URL elicitation and has no answers yet.
+    /// A client on `version` that declares form and URL elicitation, sampling and roots, and
+    /// has no answers yet.
     #[must_use]
     pub fn new(version: ProtocolVersion) -> Self {
-        let elicitation = ElicitationCapability::new()
-            .with_form(FormElicitationCapability::default())
-            .with_url(UrlElicitationCapability::default());
+        let declared = serde_json::json!({
+            "elicitation": {"form": {}, "url": {}},
+            "sampling": {},
+            "roots": {"listChanged": true},
+        });
         ScriptedClient {
             version,
             wire: m::ProtocolVersion::from(version),
-            capabilities: ClientCapabilities::builder()
-                .enable_elicitation_with(elicitation)
-                .build(),
+            // The capabilities' wire form always reads as rmcp's model.
+            capabilities: serde_json::from_value(declared).unwrap_or_default(),
             script: Arc::default(),
             max_rounds: Self::MAX_ROUNDS,
             timeout: None,
@@ -509,16 +510,27 @@ impl Session {
     ) -> Result<(m::InputResponses, Option<String>), TestError> {
         let mut responses = m::InputResponses::new();
         for (key, request) in required.input_requests.unwrap_or_default() {
-            let InputRequest::Elicitation(request) = request else {
-                return Err(TestError::Unexpected(format!(
-                    "an input request `{key}` that is not an elicitation"
-                )));
+            let asked = match &request {
+                InputRequest::Elicitation(request) => {
+                    AskedForm::of(&request.params, self.version, Some(key.clone()))
+                }
+                other => {
+                    let wire = serde_json::to_value(other).unwrap_or_default();
+                    let method = wire.get("method").and_then(Value::as_str).unwrap_or("");
+                    let params = wire.get("params").cloned().unwrap_or_default();
+                    AskedForm::other(method, &params, self.version, Some(key.clone()))
+                }
             };
-            let asked = AskedForm::of(&request.params, self.version, Some(key.clone()));
-            let Some(reply) = self.log.answer(asked).await else {
+            let Some(answer) = self.log.answer(asked).await else {
                 return Err(self.log.failed().await);
             };
-            responses.insert(key, reply);
+            if let Some(message) = answer.refusal() {
+                return Err(TestError::Refused {
+                    key,
+                    message: message.to_owned(),
+                });
+            }
+            responses.insert(key, answer.reply().clone());
         }
         Ok((responses, required.request_state))
     }

@@ -12,7 +12,9 @@ use crate::version::ProtocolVersion;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AskedForm {
-    /// The message shown to the person.
+    /// The request's method: `elicitation/create`, `sampling/createMessage` or `roots/list`.
+    pub method: String,
+    /// The message shown to the person; for a sampling request, the text of its messages.
     pub message: String,
     /// The form's `requestedSchema`, as sent; `None` in URL mode.
     pub requested_schema: Option<Value>,
@@ -58,12 +60,39 @@ impl AskedForm {
             _ => (String::new(), None, None, None),
         };
         AskedForm {
+            method: "elicitation/create".into(),
             message,
             requested_schema,
             url,
             version,
             key,
             elicitation_id,
+        }
+    }
+}
+
+impl AskedForm {
+    /// A sampling or roots request, from its wire form.
+    pub(super) fn other(
+        method: &str,
+        params: &Value,
+        version: ProtocolVersion,
+        key: Option<String>,
+    ) -> Self {
+        let texts = params
+            .get("messages")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m.pointer("/content/text").and_then(Value::as_str));
+        AskedForm {
+            method: method.to_owned(),
+            message: texts.collect::<Vec<_>>().join("\n"),
+            requested_schema: None,
+            url: None,
+            version,
+            key,
+            elicitation_id: None,
         }
     }
 }
@@ -162,6 +191,14 @@ pub enum TestError {
     Timeout(std::time::Duration),
     /// The server kept answering `input_required` past the client's round cap.
     TooManyRounds(u32),
+    /// The script refused a sampling or roots request of a round (2026-07-28), which ends the
+    /// call: a refusal has no `inputResponses` entry.
+    Refused {
+        /// The request's key.
+        key: String,
+        /// The refusal's message.
+        message: String,
+    },
     /// The server sent a reply no client can use: an input request of another kind, or a
     /// result of another type.
     Unexpected(String),
@@ -212,6 +249,9 @@ impl fmt::Display for TestError {
                 write!(f, "the call was still asking for input after {cap} rounds")
             }
             TestError::Unexpected(what) => write!(f, "the server sent {what}"),
+            TestError::Refused { key, message } => {
+                write!(f, "the client refused the request `{key}`: {message}")
+            }
             TestError::OnVersion { version, error } => write!(f, "on {version}: {error}"),
         }
     }

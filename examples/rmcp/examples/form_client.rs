@@ -26,7 +26,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use elicit_core::client::ElicitRequest;
+use elicit_core::client::Request;
 use elicit_core::schema::{Choice, Kind, Property};
 use elicit_core::{ElicitResult, FormRequest, RequestedSchema, UrlRequest};
 use rmcp::ClientHandler;
@@ -417,9 +417,9 @@ impl ClientHandler for FormClient {
             .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let params = serde_json::to_value(&request)
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        match ElicitRequest::from_params(&params, version) {
-            Ok(ElicitRequest::Form(form)) => self.answer_form(&server, form),
-            Ok(ElicitRequest::Url(url)) => self.answer_url(&server, url),
+        match Request::from_params(&params, version) {
+            Ok(Request::Form(form)) => self.answer_form(&server, form),
+            Ok(Request::Url(url)) => self.answer_url(&server, url),
             Ok(_) => Err(ErrorData::invalid_params(
                 "a request of an unknown kind",
                 None,

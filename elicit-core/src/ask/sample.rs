@@ -1,0 +1,234 @@
+//! The questions for the client itself rather than the person: a completion from its model
+//! ([`SampleQuestion`]) and its roots ([`RootsQuestion`]).
+
+use std::borrow::Cow;
+use std::future::IntoFuture;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::Ask;
+use super::asked::Interrupt;
+use super::question::{Answering, Asking, Core, Kept, sealed};
+use super::retry::RetryPolicy;
+use super::state::{Identity, digest};
+use super::step::Facts;
+use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::protocol::client::{Capability, Request};
+use crate::protocol::sampling::{CreateMessageResult, ListRootsResult, Root, SamplingRequest};
+use crate::result::ElicitAction;
+
+impl Ask {
+    /// Asks the client's model for a completion (`sampling/createMessage`) under `key`. Await
+    /// it for the [`CreateMessageResult`]: the message, the model and why it stopped.
+    ///
+    /// It is a question like a form, on every version: a live request before 2026-07-28, a
+    /// round's `inputRequests` entry on it, gated by the client's `sampling` capability (and
+    /// `sampling.tools` where the request gives tools). A client without it ends the call
+    /// with [`Interrupt::MissingCapability`], nothing sent. The result is carried in the
+    /// sealed state, so later rounds never ask for it again, and it is asked once: no retry.
+    ///
+    /// A result larger than [`MAX_CARRIED_REPLY`](Ask::MAX_CARRIED_REPLY) is refused on every
+    /// version ([`Interrupt::Invalid`], a tool error), so that the state stays small: ask for
+    /// fewer `maxTokens`. A client that refuses the request (a JSON-RPC error, live) ends the
+    /// call with [`SendError::Refused`](super::SendError::Refused), a tool error; one that
+    /// does not answer within the question's deadline, with
+    /// [`SendError::Timeout`](super::SendError::Timeout).
+    ///
+    /// Sampling is deprecated in the specification (SEP-2577, on a twelve-month clock); it is
+    /// still a legal input request on 2026-07-28, and clients still declare it, so it is here
+    /// until the specification removes it.
+    ///
+    /// ```
+    /// # use elicit_core::prelude::*;
+    /// # use elicit_core::SamplingRequest;
+    /// # async fn body(ask: &Ask) -> Result<String, Interrupt> {
+    /// let request = SamplingRequest::new(100).user("What is the capital of France?");
+    /// let reply = ask.sample("capital", request).await?;
+    /// # Ok(reply.text())
+    /// # }
+    /// ```
+    pub fn sample(&self, key: impl Into<String>, request: SamplingRequest) -> SampleQuestion<'_> {
+        SampleQuestion {
+            ask: self,
+            core: Core::new(
+                RetryPolicy::NONE,
+                key.into(),
+                Some("a completion from the client's model".into()),
+            ),
+            request,
+        }
+    }
+
+    /// Asks the client for its roots (`roots/list`) under `key`. Await it for the list, each
+    /// with its `uri` and `name`. A question like [`sample`](Ask::sample), gated by the
+    /// client's `roots` capability, carried in the sealed state, and deprecated in the
+    /// specification in the same way.
+    pub fn roots(&self, key: impl Into<String>) -> RootsQuestion<'_> {
+        RootsQuestion {
+            ask: self,
+            core: Core::new(
+                RetryPolicy::NONE,
+                key.into(),
+                Some("the client's roots".into()),
+            ),
+        }
+    }
+
+    /// The largest reply to [`sample`](Ask::sample) or [`roots`](Ask::roots), as JSON text, in
+    /// bytes: each is carried in the sealed state of every later round.
+    pub const MAX_CARRIED_REPLY: usize = 64 * 1024;
+}
+
+/// A completion from the client's model. Made by [`Ask::sample`].
+#[must_use = "a question is asked when it is awaited"]
+pub struct SampleQuestion<'a> {
+    ask: &'a Ask,
+    core: Core,
+    request: SamplingRequest,
+}
+
+/// The client's roots. Made by [`Ask::roots`].
+#[must_use = "a question is asked when it is awaited"]
+pub struct RootsQuestion<'a> {
+    ask: &'a Ask,
+    core: Core,
+}
+
+impl SampleQuestion<'_> {
+    /// Waits `deadline` for the result, live or in a round; then the call ends with
+    /// [`SendError::Timeout`](super::SendError::Timeout).
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.core.deadline = Some(deadline);
+        self
+    }
+}
+
+impl RootsQuestion<'_> {
+    /// Waits `deadline` for the list, as [`SampleQuestion::deadline`] does.
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.core.deadline = Some(deadline);
+        self
+    }
+}
+
+/// Reads a reply as `T`, refusing one too large to carry.
+fn carried<T: serde::de::DeserializeOwned>(reply: &Value, what: &str) -> Result<T, ElicitError> {
+    let refuse = |location, rule| Err(ElicitError::new(vec![Violation::new(location, rule, None)]));
+    let size = serde_json::to_vec(reply).map_or(usize::MAX, |text| text.len());
+    if size > Ask::MAX_CARRIED_REPLY {
+        return refuse(
+            Location::Content,
+            Rule::ReplyTooLarge(Ask::MAX_CARRIED_REPLY),
+        );
+    }
+    serde_json::from_value(reply.clone()).or_else(|e| {
+        refuse(
+            Location::Envelope,
+            Rule::Json(format!("not a {what} result: {e}")),
+        )
+    })
+}
+
+impl Asking for SampleQuestion<'_> {
+    fn core(&self) -> &Core {
+        &self.core
+    }
+
+    fn kind(&self) -> &'static str {
+        "sample"
+    }
+
+    fn needs(&self) -> Capability {
+        Request::Sample(self.request.clone()).needs()
+    }
+
+    fn trace_name(&self) -> Cow<'static, str> {
+        Cow::Borrowed("sampling")
+    }
+
+    fn identity(&self) -> Identity {
+        let request = serde_json::to_vec(&self.request).unwrap_or_default();
+        Identity {
+            kind: self.kind().to_owned(),
+            message: digest(&request),
+            choices: String::new(),
+            form: String::new(),
+        }
+    }
+
+    fn request(
+        &self,
+        _facts: &Facts<'_>,
+        _message: &str,
+        _keep: Option<Kept<'_>>,
+        _index: usize,
+    ) -> Result<Request, Interrupt> {
+        Ok(Request::Sample(self.request.clone()))
+    }
+}
+
+impl Asking for RootsQuestion<'_> {
+    fn core(&self) -> &Core {
+        &self.core
+    }
+
+    fn kind(&self) -> &'static str {
+        "roots"
+    }
+
+    fn needs(&self) -> Capability {
+        Capability::Roots
+    }
+
+    fn trace_name(&self) -> Cow<'static, str> {
+        Cow::Borrowed("roots")
+    }
+
+    fn request(
+        &self,
+        _facts: &Facts<'_>,
+        _message: &str,
+        _keep: Option<Kept<'_>>,
+        _index: usize,
+    ) -> Result<Request, Interrupt> {
+        Ok(Request::Roots)
+    }
+}
+
+impl sealed::Asks for SampleQuestion<'_> {
+    type Output = CreateMessageResult;
+
+    fn asking(&self) -> &dyn Asking {
+        self
+    }
+
+    fn read(&self, reply: &Value) -> Result<CreateMessageResult, ElicitError> {
+        carried(reply, "sampling/createMessage")
+    }
+
+    fn action(_: &CreateMessageResult) -> ElicitAction {
+        ElicitAction::Accept
+    }
+}
+
+impl sealed::Asks for RootsQuestion<'_> {
+    type Output = Vec<Root>;
+
+    fn asking(&self) -> &dyn Asking {
+        self
+    }
+
+    fn read(&self, reply: &Value) -> Result<Vec<Root>, ElicitError> {
+        carried::<ListRootsResult>(reply, "roots/list").map(|list| list.roots)
+    }
+
+    fn action(_: &Vec<Root>) -> ElicitAction {
+        ElicitAction::Accept
+    }
+}
+
+asked_on_await! {
+    [] SampleQuestion<'a> => CreateMessageResult;
+    [] RootsQuestion<'a> => Vec<Root>;
+}
