@@ -788,3 +788,65 @@ async fn one_all_counts_its_rounds_alike_on_every_version() {
         }
     }
 }
+
+/// A client that answers a live request only once every leg of the batch has arrived: legs
+/// sent one after another would never all arrive, and each would give up.
+struct Together {
+    arrived: tokio::sync::Barrier,
+}
+
+impl Port for Together {
+    fn carries(&self, _: &Request) -> Result<(), SchemaError> {
+        Ok(())
+    }
+
+    fn send<'a>(
+        &'a self,
+        request: &'a Request,
+        _: Option<Duration>,
+    ) -> PortFuture<'a, Result<Value, SendError>> {
+        Box::pin(async move {
+            tokio::time::timeout(Duration::from_secs(5), self.arrived.wait())
+                .await
+                .map_err(|_| SendError::Transport("the other legs never came".into()))?;
+            Ok(match request {
+                Request::Sample(_) => json!({
+                    "role": "assistant", "model": "m",
+                    "content": {"type": "text", "text": "Paris."}
+                }),
+                Request::Roots => json!({"roots": [{"uri": "file:///w"}]}),
+                _ => json!({"action": "accept", "content": {"city": "Oslo", "nights": 3}}),
+            })
+        })
+    }
+}
+
+/// The legs of one `all` go out at once before 2026-07-28, whatever their kinds.
+#[tokio::test(flavor = "current_thread")]
+async fn the_legs_of_one_all_are_sent_at_once_live() {
+    for version in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25] {
+        let mut call = call(version, None, None);
+        call.capabilities = elicit_core::client::ClientCapabilities::from_value(&json!({
+            "elicitation": {}, "sampling": {}, "roots": {}
+        }))
+        .unwrap();
+        let port = Together {
+            arrived: tokio::sync::Barrier::new(3),
+        };
+        let ask = Ask::with_port(call, port).with_key(key());
+        let asked = ask
+            .run(async {
+                let (trip, reply, roots) = ask
+                    .all((
+                        ask.form::<Trip>("trip"),
+                        ask.sample("capital", elicit_core::SamplingRequest::new(10).user("?")),
+                        ask.roots("roots"),
+                    ))
+                    .await?;
+                let city = trip.accepted().map(|t| t.city).unwrap_or_default();
+                Ok(format!("{city} {} {}", reply.text(), roots[0].uri))
+            })
+            .await;
+        assert_eq!(done(asked), "Oslo Paris. file:///w", "{version}");
+    }
+}

@@ -16,6 +16,8 @@ use serde_json::{Value, json};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
     reply: Value,
+    /// The method of the requests it can answer; `None` for any.
+    method: Option<&'static str>,
     /// A refusal: the client's JSON-RPC error, with this message.
     refusal: Option<String>,
     after: Duration,
@@ -26,6 +28,7 @@ impl Answer {
     fn of(reply: Value) -> Self {
         Answer {
             reply,
+            method: Some("elicitation/create"),
             refusal: None,
             after: Duration::ZERO,
             key: None,
@@ -63,19 +66,25 @@ impl Answer {
     /// client should send (`{"action": "maybe"}`, say), to see what the tool makes of it.
     #[must_use]
     pub fn raw(reply: Value) -> Self {
-        Answer::of(reply)
+        Answer {
+            method: None,
+            ..Answer::of(reply)
+        }
     }
 
     /// Answers a sampling request with `text`, from a model named `scripted`, ended by the
     /// model's turn.
     #[must_use]
     pub fn sampled(text: impl Into<String>) -> Self {
-        Answer::of(json!({
-            "role": "assistant",
-            "content": {"type": "text", "text": text.into()},
-            "model": "scripted",
-            "stopReason": "endTurn",
-        }))
+        Answer {
+            method: Some("sampling/createMessage"),
+            ..Answer::of(json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": text.into()},
+                "model": "scripted",
+                "stopReason": "endTurn",
+            }))
+        }
     }
 
     /// Answers a roots request with `roots`, each a URI and a name.
@@ -85,7 +94,10 @@ impl Answer {
             .into_iter()
             .map(|(uri, name)| json!({"uri": uri, "name": name}))
             .collect();
-        Answer::of(json!({ "roots": roots }))
+        Answer {
+            method: Some("roots/list"),
+            ..Answer::of(json!({ "roots": roots }))
+        }
     }
 
     /// Refuses a sampling or roots request with a JSON-RPC error saying `message`, as a client
@@ -96,6 +108,7 @@ impl Answer {
     pub fn refuse(message: impl Into<String>) -> Self {
         Answer {
             refusal: Some(message.into()),
+            method: None,
             ..Answer::of(Value::Null)
         }
     }
@@ -136,6 +149,14 @@ impl Answer {
     #[must_use]
     pub fn refusal(&self) -> Option<&str> {
         self.refusal.as_deref()
+    }
+
+    /// Whether it can answer a request of `method`: a completion answers sampling only, roots
+    /// answer `roots/list` only, a form's answer an elicitation only; a raw reply or a refusal
+    /// answers any.
+    #[must_use]
+    pub fn answers(&self, method: &str) -> bool {
+        self.method.is_none_or(|own| own == method)
     }
 
     /// The key of the question it answers, if it answers one only.

@@ -41,18 +41,21 @@ impl Log {
 
     /// Records `asked` and answers it from the script, after the answer's delay: a question
     /// with a key (2026-07-28) takes the answer for its key, or else the next answer for no
-    /// key in particular; a live request takes the next answer. With none left for it, the
-    /// call fails with [`TestError::NoAnswer`].
+    /// key in particular; a live request takes the next answer. Either way only an answer of
+    /// the request's kind (a form's, a completion, roots) is taken, so that live requests
+    /// sent at once each find theirs. With none left for it, the call fails with
+    /// [`TestError::NoAnswer`].
     pub(super) async fn answer(&self, asked: AskedForm) -> Option<Answer> {
         let message = asked.message.clone();
         let next = {
             let mut script = lock(&self.script);
+            let fits = |a: &&Answer| a.answers(&asked.method);
             let index = match asked.key.as_deref() {
                 Some(key) => script
                     .iter()
                     .position(|a| a.key() == Some(key))
-                    .or_else(|| script.iter().position(|a| a.key().is_none())),
-                None => (!script.is_empty()).then_some(0),
+                    .or_else(|| script.iter().position(|a| a.key().is_none() && fits(&a))),
+                None => script.iter().position(|a| fits(&a)),
             };
             index.and_then(|index| script.remove(index))
         };

@@ -10,6 +10,7 @@ mod misuse;
 mod pizza;
 mod real_clients;
 mod runtime;
+mod sampling;
 mod scale;
 mod server;
 mod state;
