@@ -2,8 +2,9 @@
 //! the messages and answers the suite expects: shared by the conformance servers of both SDKs,
 //! whose bodies are one text.
 
-use elicit_core::ElicitResult;
+use elicit_core::client::ElicitMode;
 use elicit_core::prelude::*;
+use elicit_core::{ElicitResult, SamplingRequest};
 
 /// What is your name?
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
@@ -77,6 +78,73 @@ pub async fn two_steps(ask: Ask) -> Asked<String> {
             return Ok("No color given.".to_owned());
         };
         Ok(format!("{} likes {}.", step1.name, step2.color))
+    })
+    .await
+}
+
+/// The greeting the capability and batch scenarios ask the client's model for.
+fn greeting() -> SamplingRequest {
+    SamplingRequest::new(50).user("Generate a greeting")
+}
+
+/// A form where the client can show one; else a greeting written by the client's model.
+pub async fn capabilities(ask: Ask) -> Asked<String> {
+    if ask.supports(ElicitMode::Form) {
+        return greet(ask).await;
+    }
+    ask.run(async { Ok(ask.sample("greeting", greeting()).await?.text()) })
+        .await
+}
+
+/// Asks the client's model a question, and answers with its reply.
+pub async fn sampling(ask: Ask) -> Asked<String> {
+    ask.run(async {
+        let question = SamplingRequest::new(100).user("What is the capital of France?");
+        Ok(ask.sample("capital_question", question).await?.text())
+    })
+    .await
+}
+
+/// Lists the client's roots.
+pub async fn list_roots(ask: Ask) -> Asked<String> {
+    ask.run(async {
+        let roots = ask.roots("client_roots").await?;
+        let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
+        Ok(format!("Roots: {}", uris.join(", ")))
+    })
+    .await
+}
+
+/// A form, a completion and the roots, in one round.
+pub async fn multiple(ask: Ask) -> Asked<String> {
+    ask.run(async {
+        let (user, greeting, roots) = ask
+            .all((
+                ask.form::<UserName>("user_name"),
+                ask.sample("greeting", greeting()),
+                ask.roots("client_roots"),
+            ))
+            .await?;
+        let name = match user {
+            ElicitResult::Accept(user) => user.name,
+            _ => "nobody".to_owned(),
+        };
+        Ok(format!(
+            "{name}: {} ({} roots)",
+            greeting.text(),
+            roots.len()
+        ))
+    })
+    .await
+}
+
+/// The prompt's question: the context it should use.
+pub async fn prompt_context(ask: &Ask) -> Asked<String> {
+    ask.run(async {
+        Ok(match ask.form::<UserContext>("user_context").await? {
+            ElicitResult::Accept(user) => user.context,
+            _ => "none".to_owned(),
+        })
     })
     .await
 }

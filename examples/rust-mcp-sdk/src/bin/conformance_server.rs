@@ -16,10 +16,8 @@ use std::time::Duration;
 #[path = "../../../shared/conformance.rs"]
 mod conformance;
 
-use conformance::{UserContext, confirm, greet, two_steps};
-use elicit_core::client::ElicitMode;
+use conformance::{confirm, greet, two_steps};
 use elicit_core::prelude::*;
-use elicit_core::{ElicitResult, InputRequests, InputResponse, InputResponses};
 use elicit_rust_mcp_sdk_examples::fault;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
@@ -34,9 +32,9 @@ use rust_mcp_sdk::schema::{
     Prompt, RpcError, ServerCapabilities, ServerCapabilitiesPrompts, ServerResult,
 };
 use rust_mcp_sdk::{McpServer, RequestContext, ToMcpServerHandler};
-use serde_json::{Value, json};
+use serde_json::json;
 
-const TOOLS: [(&str, &str); 5] = [
+const TOOLS: [(&str, &str); 8] = [
     (
         "test_input_required_result_elicitation",
         "Asks for the user's name in one round.",
@@ -57,30 +55,20 @@ const TOOLS: [(&str, &str); 5] = [
         "test_input_required_result_capabilities",
         "Asks only for what the client declared it can do.",
     ),
+    (
+        "test_input_required_result_sampling",
+        "Asks the client's model for the capital of France.",
+    ),
+    (
+        "test_input_required_result_list_roots",
+        "Lists the client's roots.",
+    ),
+    (
+        "test_input_required_result_multiple_inputs",
+        "Asks a form, a completion and the roots in one round.",
+    ),
 ];
 const PROMPT: &str = "test_input_required_result_prompt";
-
-/// A form where the client can show one; else a greeting written by the client's model, which
-/// this crate does not ask for, so the tool writes the request itself.
-async fn capabilities(ask: Ask) -> Result<ServerResult, RpcError> {
-    if ask.supports(ElicitMode::Form) {
-        return greet(ask).await.into_server_result();
-    }
-    let sampling = json!({
-        "method": "sampling/createMessage",
-        "params": {
-            "messages": [{"role": "user", "content": {"type": "text", "text": "Generate a greeting"}}],
-            "maxTokens": 50
-        }
-    });
-    let mut extra = serde_json::Map::new();
-    extra.insert("inputRequests".to_owned(), json!({"greeting": sampling}));
-    Ok(ServerResult::Result(GenericResult {
-        meta: None,
-        result_type: "input_required".to_owned(),
-        extra: Some(extra),
-    }))
-}
 
 struct Conformance;
 
@@ -91,7 +79,18 @@ impl Conformance {
             | "test_input_required_result_tampered_state" => greet(ask).await.into_server_result(),
             "test_input_required_result_request_state" => confirm(ask).await.into_server_result(),
             "test_input_required_result_multi_round" => two_steps(ask).await.into_server_result(),
-            "test_input_required_result_capabilities" => capabilities(ask).await,
+            "test_input_required_result_capabilities" => {
+                conformance::capabilities(ask).await.into_server_result()
+            }
+            "test_input_required_result_sampling" => {
+                conformance::sampling(ask).await.into_server_result()
+            }
+            "test_input_required_result_list_roots" => {
+                conformance::list_roots(ask).await.into_server_result()
+            }
+            "test_input_required_result_multiple_inputs" => {
+                conformance::multiple(ask).await.into_server_result()
+            }
             other => Err(RpcError {
                 code: -32602,
                 message: format!("unknown tool `{other}`"),
@@ -157,37 +156,23 @@ impl ServerHandler for Conformance {
         })
     }
 
-    /// A prompt that asks, through the crate's SDK-free round-trip types (`Ask` serves tools).
+    /// A prompt that asks, through the same `Ask` as the tools.
     async fn handle_get_prompt_request(
         &self,
         params: GetPromptRequestParams,
         _context: &RequestContext,
-        _runtime: Arc<dyn McpServer>,
+        runtime: Arc<dyn McpServer>,
     ) -> Result<ServerResult, RpcError> {
         if params.name != PROMPT {
             return Err(RpcError::invalid_params().with_message("no such prompt".to_owned()));
         }
-        let responses = match &params.input_responses {
-            Some(responses) => serde_json::to_value(responses).map_err(fault)?,
-            None => Value::Null,
-        };
-        let responses = match responses {
-            Value::Object(map) => map,
-            _ => serde_json::Map::new(),
-        };
-        let responses = InputResponses::new(responses, params.request_state.clone());
-        let answer = responses
-            .elicit::<UserContext>("user_context")
-            .map_err(|e| RpcError::invalid_params().with_message(e.to_string()))?;
-        let context = match answer {
-            InputResponse::Missing => {
-                let mut requests = InputRequests::new();
-                requests.elicit::<UserContext>("user_context");
-                let required = elicit_core::InputRequired::new(requests);
-                return elicit_core::rust_mcp_sdk::input_required(&required);
+        let ask = elicit_core::rust_mcp_sdk::ask_prompt(&params, &runtime).await;
+        let context = match conformance::prompt_context(&ask).await {
+            Asked::Done(context) => context,
+            Asked::InputRequired(required) => {
+                return Asked::InputRequired(required).into_prompt_result();
             }
-            InputResponse::Answered(ElicitResult::Accept(user)) => user.context,
-            InputResponse::Answered(_) => "none".to_owned(),
+            Asked::Stopped(stop) => return Asked::Stopped(stop).into_prompt_result(),
         };
         let result: GetPromptResult = serde_json::from_value(json!({
             "resultType": "complete",
