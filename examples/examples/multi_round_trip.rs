@@ -1,11 +1,14 @@
-//! A 2026-07-28 tool call that needs input: the first call returns an `InputRequiredResult`, and
-//! the retry carries the answer. Everything is plain JSON in and out, so this runs without an SDK.
+//! A 2026-07-28 tool call that needs input: the tool's body asks with `Ask`, the first call
+//! returns an `InputRequiredResult` with the sealed `requestState`, and the retry carries the
+//! answer and the state. Everything is plain JSON in and out, so this runs without an SDK.
 //!
 //! Run with `cargo run -p elicit-examples --example multi_round_trip`.
 
-use elicit_core::{
-    Elicit, ElicitError, ElicitResult, InputRequests, InputRequired, InputResponse, InputResponses,
-};
+#[path = "support/plain.rs"]
+mod plain;
+
+use elicit_core::ask::{Ask, Asked};
+use elicit_core::{Elicit, ElicitResult};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -27,51 +30,27 @@ enum Seating {
     Outdoor,
 }
 
-/// The tool handler: a pure function from the `tools/call` params to its result.
-fn book_table(params: &Value) -> Value {
-    let responses = match InputResponses::from_params(params) {
-        Ok(responses) => responses,
-        Err(e) => return tool_error(&e),
-    };
-    match responses.elicit::<Booking>("booking") {
-        // First call, or the client skipped it: ask. The state is opaque to the client and
-        // comes back unchanged (and untrusted).
-        Ok(InputResponse::Missing) => {
-            let mut requests = InputRequests::new();
-            requests.elicit::<Booking>("booking");
-            let required = InputRequired::new(requests).with_request_state("book_table:v1");
-            match required.to_value() {
-                Ok(result) => result,
-                Err(e) => {
-                    json!({"isError": true, "content": [{"type": "text", "text": e.to_string()}]})
-                }
-            }
-        }
-        Ok(InputResponse::Answered(ElicitResult::Accept(b))) => json!({
-            "content": [{"type": "text", "text": format!(
-                "Booked for {} ({} people, {:?})", b.name, b.party_size, b.seating
-            )}]
-        }),
-        Ok(InputResponse::Answered(ElicitResult::Decline)) => {
-            json!({"content": [{"type": "text", "text": "No booking made."}]})
-        }
-        Ok(InputResponse::Answered(ElicitResult::Cancel)) => {
-            json!({"content": [{"type": "text", "text": "Booking cancelled; ask again any time."}]})
-        }
-        Err(e) => tool_error(&e),
-    }
+/// The tool's body: straight-line code, the same on every protocol version and SDK.
+async fn book_table(ask: &Ask) -> Asked<String> {
+    ask.run(async {
+        Ok(match ask.form::<Booking>("booking").await? {
+            ElicitResult::Accept(b) => format!(
+                "Booked for {} ({} people, {:?})",
+                b.name, b.party_size, b.seating
+            ),
+            ElicitResult::Decline => "No booking made.".to_owned(),
+            ElicitResult::Cancel => "Booking cancelled; ask again any time.".to_owned(),
+        })
+    })
+    .await
 }
 
-fn tool_error(e: &ElicitError) -> Value {
-    json!({"isError": true, "content": [{"type": "text", "text": e.to_string()}]})
-}
-
-fn exchange(label: &str, params: Value) -> Value {
+async fn exchange(label: &str, params: Value) -> Value {
     println!(
         "--> tools/call ({label}):\n{}",
         serde_json::to_string_pretty(&params).unwrap_or_default()
     );
-    let result = book_table(&params);
+    let result = plain::result(book_table(&plain::ask(&params)).await);
     println!(
         "<-- result:\n{}\n",
         serde_json::to_string_pretty(&result).unwrap_or_default()
@@ -79,34 +58,49 @@ fn exchange(label: &str, params: Value) -> Value {
     result
 }
 
-fn main() {
-    // Round 1: the client calls the tool with no answers.
-    let first = exchange("first call", json!({"name": "book_table", "arguments": {}}));
+/// A `tools/call` of `book_table`, from a client that can show forms.
+fn call(extra: Value) -> Value {
+    let mut params = json!({
+        "name": "book_table",
+        "arguments": {},
+        "_meta": {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}},
+    });
+    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+        params.extend(extra.clone());
+    }
+    params
+}
 
-    // The client shows the form it received under "booking" and the user fills it in. It then
-    // retries with the answer under the same key and the state echoed verbatim.
-    let state = first["requestState"].clone();
-    exchange(
-        "retry with the answer",
-        json!({
-            "name": "book_table",
-            "arguments": {},
-            "inputResponses": {"booking": {"action": "accept", "content": {
-                "name": "Ada", "party_size": 4, "seating": "Outdoor"
-            }}},
-            "requestState": state,
-        }),
-    );
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    // Round 1: the client calls the tool with no answers, and gets the form under "booking"
+    // with a sealed state, which the client cannot read or change.
+    let first = exchange("first call", call(json!({}))).await;
 
-    // An answer that breaks the schema is refused with every violation named.
+    // The user fills the form in; the client retries with the answer under the same key and
+    // the state echoed verbatim. An answer that breaks the schema is refused, every violation
+    // named.
     exchange(
         "retry with invalid content",
-        json!({
-            "name": "book_table",
+        call(json!({
             "inputResponses": {"booking": {"action": "accept", "content": {
                 "name": "", "party_size": 40, "seating": "Roof"
             }}},
-            "requestState": state,
-        }),
-    );
+            "requestState": first["requestState"],
+        })),
+    )
+    .await;
+
+    // A new call, answered well.
+    let first = exchange("first call", call(json!({}))).await;
+    exchange(
+        "retry with the answer",
+        call(json!({
+            "inputResponses": {"booking": {"action": "accept", "content": {
+                "name": "Ada", "party_size": 4, "seating": "Outdoor"
+            }}},
+            "requestState": first["requestState"],
+        })),
+    )
+    .await;
 }

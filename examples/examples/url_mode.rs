@@ -3,9 +3,12 @@
 //!
 //! Run with `cargo run -p elicit-examples --example url_mode`.
 
+#[path = "support/plain.rs"]
+mod plain;
+
+use elicit_core::ask::{Ask, Asked};
 use elicit_core::{
-    ElicitationComplete, InputRequests, InputRequired, InputResponse, InputResponses,
-    ProtocolVersion, UrlElicitResult, UrlElicitationRequired, UrlRequest,
+    ElicitationComplete, ProtocolVersion, UrlElicitResult, UrlElicitationRequired, UrlRequest,
 };
 use serde_json::json;
 
@@ -16,8 +19,26 @@ fn show(title: &str, value: &serde_json::Value) {
     );
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let pay_url = "https://shop.example.com/pay?order=1234";
+const PAY_URL: &str = "https://shop.example.com/pay?order=1234";
+
+/// A tool that sends the user to the payment page, through `Ask`: the same body on every
+/// version.
+async fn book(ask: &Ask) -> Asked<String> {
+    ask.run(async {
+        Ok(
+            match ask.url("payment", "Pay the deposit", PAY_URL).await? {
+                UrlElicitResult::Accept => "the user is paying".to_owned(),
+                UrlElicitResult::Decline => "the user declined to pay: stop".to_owned(),
+                UrlElicitResult::Cancel => "dismissed: ask once more".to_owned(),
+            },
+        )
+    })
+    .await
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let pay_url = PAY_URL;
 
     // 2025-11-25: the server sends elicitation/create with mode "url" and an elicitationId...
     let request = UrlRequest::new(
@@ -50,29 +71,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let refused = UrlRequest::new(ProtocolVersion::V2025_06_18, "Pay", pay_url, "pay-1234");
     println!("on 2025-06-18: {}\n", refused.unwrap_err());
 
-    // 2026-07-28: the tool call returns the request in `inputRequests`; there is no
-    // elicitationId on the wire, the key names it.
-    let request = UrlRequest::new(
-        ProtocolVersion::V2026_07_28,
-        "Pay the deposit",
-        pay_url,
-        "pay-1234",
-    )?;
-    let mut requests = InputRequests::new();
-    requests.url("payment", &request);
-    show(
-        "2026-07-28 tool result",
-        &InputRequired::new(requests).to_value()?,
-    );
+    // 2026-07-28: the tool call returns the request in `inputRequests`, with the sealed
+    // state; there is no elicitationId on the wire, the key names it.
+    let meta = json!({"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"url": {}}}});
+    let first = json!({"name": "book", "_meta": meta});
+    let round = plain::result(book(&plain::ask(&first)).await);
+    show("2026-07-28 tool result", &round);
 
-    let retry = json!({"name": "book", "inputResponses": {"payment": {"action": "decline"}}});
-    match InputResponses::from_params(&retry)?.url("payment")? {
-        InputResponse::Answered(UrlElicitResult::Accept) => println!("the user is paying"),
-        InputResponse::Answered(UrlElicitResult::Decline) => {
-            println!("the user declined to pay: stop")
-        }
-        InputResponse::Answered(UrlElicitResult::Cancel) => println!("dismissed: ask once more"),
-        InputResponse::Missing => println!("not answered yet: ask"),
-    }
+    // The retry carries the user's answer under the key, and the state.
+    let retry = json!({
+        "name": "book",
+        "_meta": meta,
+        "inputResponses": {"payment": {"action": "decline"}},
+        "requestState": round["requestState"],
+    });
+    show(
+        "the retry's result",
+        &plain::result(book(&plain::ask(&retry)).await),
+    );
     Ok(())
 }

@@ -1,12 +1,18 @@
-//! Multi-round-trip requests (2026-07-28).
+//! Multi-round-trip requests (2026-07-28), as plain data.
 //!
-//! On 2026-07-28 a server does not send `elicitation/create` to the client. A tool call instead
-//! returns an `InputRequiredResult` whose `inputRequests` map holds the requests, each under a key
-//! the server chooses. The client answers them and retries the tool call with `inputResponses`
+//! On 2026-07-28 a server does not send requests to the client during a call. A `tools/call`,
+//! `prompts/get` or `resources/read` instead returns an `InputRequiredResult` whose
+//! `inputRequests` map holds the requests (elicitation, sampling, roots), each under a key the
+//! server chooses. The client answers them and retries the request with `inputResponses`
 //! (answers by the same keys) and the `requestState` the server gave, echoed verbatim.
 //!
+//! These types are the wire's, for clients, proxies and tests: they read and write the maps,
+//! and hold no state of their own. A server asks through [`Ask`](crate::ask::Ask), which
+//! seals the state, binds it to the call and counts an answer only through the state that
+//! asked for it.
+//!
 //! ```
-//! use elicit_core::{Elicit, ElicitResult, InputRequired, InputRequests, InputResponse, InputResponses};
+//! use elicit_core::{Elicit, ElicitResult, InputRequests, InputResponse, InputResponses};
 //! use serde_json::json;
 //!
 //! /// Confirm the booking
@@ -15,22 +21,19 @@
 //!     ok: bool,
 //! }
 //!
-//! // First call: nothing answered yet, so ask.
-//! let first = InputResponses::from_params(&json!({"name": "book", "arguments": {}})).unwrap();
-//! assert!(matches!(first.elicit::<Confirm>("confirm").unwrap(), InputResponse::Missing));
+//! // The requests a round carries, as a server writes them.
 //! let mut requests = InputRequests::new();
 //! requests.elicit::<Confirm>("confirm");
-//! let reply = InputRequired::new(requests).with_request_state("step-1").to_value().unwrap();
-//! assert_eq!(reply["inputRequests"]["confirm"]["method"], "elicitation/create");
+//! assert_eq!(requests.get("confirm").unwrap()["method"], "elicitation/create");
 //!
-//! // The retry carries the answer under the same key.
+//! // A retry, as a proxy or a test reads it: the answers by key, and the state, untrusted.
 //! let retry = json!({
 //!     "name": "book",
 //!     "inputResponses": {"confirm": {"action": "accept", "content": {"ok": true}}},
-//!     "requestState": "step-1",
+//!     "requestState": "opaque",
 //! });
 //! let responses = InputResponses::from_params(&retry).unwrap();
-//! assert_eq!(responses.request_state(), Some("step-1"));
+//! assert_eq!(responses.request_state(), Some("opaque"));
 //! match responses.elicit::<Confirm>("confirm").unwrap() {
 //!     InputResponse::Answered(ElicitResult::Accept(c)) => assert!(c.ok),
 //!     other => panic!("{other:?}"),
@@ -149,8 +152,7 @@ impl InputRequired {
     }
 
     /// Adds the opaque state the client echoes back on retry. The client can change it, so a
-    /// server must not trust what comes back: sign it, or keep the state server-side and send a
-    /// handle.
+    /// server must not trust what comes back: [`Ask`](crate::ask::Ask) seals its own.
     #[must_use]
     pub fn with_request_state(mut self, state: impl Into<String>) -> Self {
         self.request_state = Some(state.into());
