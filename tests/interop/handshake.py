@@ -8,11 +8,14 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
 
 
-async def session_2025_06_18(server, callback):
-    """Returns (exit stack, session) for `server` (StdioServerParameters) on 2025-06-18."""
+async def session_2025_06_18(server, callback, **callbacks):
+    """Returns (exit stack, session) for `server` (StdioServerParameters) on 2025-06-18, with
+    `callbacks` (sampling, roots) beside the elicitation one."""
     stack = AsyncExitStack()
     read, write = await stack.enter_async_context(stdio_client(server))
-    session = await stack.enter_async_context(ClientSession(read, write, elicitation_callback=callback))
+    session = await stack.enter_async_context(
+        ClientSession(read, write, elicitation_callback=callback, **callbacks)
+    )
     version = "2025-06-18"
     result = await session.send_request(
         types.InitializeRequest(

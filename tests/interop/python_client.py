@@ -50,14 +50,14 @@ def callback_for(answer, seen):
     return on_elicit
 
 
-async def connect(version, callback):
+async def connect(version, callback, **callbacks):
     if version == "2025-06-18":
-        stack, session = await session_2025_06_18(SERVER, callback)
+        stack, session = await session_2025_06_18(SERVER, callback, **callbacks)
         return stack, session, session.call_tool
     stack = AsyncExitStack()
     mode = "legacy" if version == "2025-11-25" else "auto"
     client = await stack.enter_async_context(
-        Client(SERVER, mode=mode, elicitation_callback=callback)
+        Client(SERVER, mode=mode, elicitation_callback=callback, **callbacks)
     )
     # The high-level client runs the 2026-07-28 input-required loop itself.
     return stack, client.session, client.call_tool
@@ -120,12 +120,58 @@ async def multi_select(version):
         await stack.aclose()
 
 
+async def plan_evening(version):
+    """A form, a sampling request and the roots in straight-line code: the same result on
+    every version, each request made once."""
+    seen = []
+
+    async def on_elicit(context, params):
+        seen.append("elicitation")
+        return types.ElicitResult(action="accept", content=VALID)
+
+    async def on_sample(context, params):
+        seen.append("sampling")
+        asked = params.messages[0].content.text
+        if asked != "Suggest one dish for tonight." or params.max_tokens != 60:
+            raise ValueError(f"unexpected sampling request: {params}")
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text="Ratatouille"),
+            model="interop-model",
+            stop_reason="endTurn",
+        )
+
+    async def on_roots(context):
+        seen.append("roots")
+        return types.ListRootsResult(roots=[types.Root(uri="file:///srv/menu", name="Menu")])
+
+    stack, session, call_tool = await connect(
+        version, on_elicit, sampling_callback=on_sample, list_roots_callback=on_roots
+    )
+    try:
+        result = await call_tool("plan_evening", {})
+        text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
+        expected = {"name": "Ada", "dish": "Ratatouille", "roots": ["file:///srv/menu"]}
+        if result.is_error or json.loads(text) != expected:
+            return f"unexpected result (isError={result.is_error}): {text}"
+        if seen != ["elicitation", "sampling", "roots"]:
+            return f"the requests made: {seen}"
+        return None
+    finally:
+        await stack.aclose()
+
+
 async def main():
     passed, failed = 0, []
     for version in ("2025-06-18", "2025-11-25", "2026-07-28"):
-        for scenario in [*SCENARIOS, "multi-select"]:
+        for scenario in [*SCENARIOS, "multi-select", "plan-evening"]:
             try:
-                step = multi_select(version) if scenario == "multi-select" else run(version, scenario)
+                if scenario == "multi-select":
+                    step = multi_select(version)
+                elif scenario == "plan-evening":
+                    step = plan_evening(version)
+                else:
+                    step = run(version, scenario)
                 problem = await asyncio.wait_for(step, timeout=60)
             except Exception as exc:  # report every failure, then fail the run
                 problem = f"{type(exc).__name__}: {exc}"

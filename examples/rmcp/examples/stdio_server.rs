@@ -19,6 +19,9 @@
 //! - `choose_table`: takes `{"tables": [..]}` and offers exactly those tables (choices known
 //!   only at run time, through `Form`), then asks to confirm (`ask.confirm`). Returns the
 //!   choice and `booked: true` or `false`.
+//! - `plan_evening`: asks for a `Booking`, then the client's model for a dish
+//!   (`sampling/createMessage`), then the client's roots (`roots/list`), in straight-line code;
+//!   returns `{"name": .., "dish": .., "roots": [..]}`.
 //!
 //! The tools are written once for every version with [`Ask`], here in a hand-written
 //! `ServerHandler::call_tool` (`trip_planner` shows the `#[tool]` style): on 2025-06-18 and
@@ -43,8 +46,8 @@
 #[path = "support/http.rs"]
 mod http;
 
-use elicit_core::ElicitResult;
 use elicit_core::prelude::*;
+use elicit_core::{ElicitResult, SamplingRequest};
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
@@ -195,6 +198,22 @@ async fn choose_table(ask: &Ask, tables: Vec<String>) -> Asked<CallToolResult> {
     .await
 }
 
+/// A form, a completion from the client's model and the client's roots, one after another.
+async fn plan_evening(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let name = match ask.form::<Booking>("booking").await? {
+            ElicitResult::Accept(booking) => booking.name,
+            _ => return wire(&serde_json::json!({"name": null})),
+        };
+        let dish = SamplingRequest::new(60).user("Suggest one dish for tonight.");
+        let dish = ask.sample("dish", dish).await?.text();
+        let roots = ask.roots("roots").await?;
+        let roots: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
+        wire(&serde_json::json!({"name": name, "dish": dish, "roots": roots}))
+    })
+    .await
+}
+
 async fn connect_account(ask: &Ask) -> Asked<CallToolResult> {
     let message = "Connect your account on our sign-in page (we never see your password here).";
     ask.run(async {
@@ -236,6 +255,11 @@ impl ServerHandler for Restaurant {
                 "Ask which extras to put on the table (any of cake, flowers, candles).",
             ),
             tool(
+                "plan_evening",
+                "Plan an evening: a booking, a dish the client's model suggests, and the \
+                 client's roots.",
+            ),
+            tool(
                 "connect_account",
                 "Connect the user's account through a sign-in page (URL mode).",
             ),
@@ -262,6 +286,7 @@ impl ServerHandler for Restaurant {
             "book_table_patiently" => book_table_patiently(&ask).await.into_response(),
             "order_extras" => order_extras(&ask).await.into_response(),
             "connect_account" => connect_account(&ask).await.into_response(),
+            "plan_evening" => plan_evening(&ask).await.into_response(),
             "choose_table" => {
                 let tables = request
                     .arguments
