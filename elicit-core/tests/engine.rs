@@ -850,3 +850,36 @@ async fn the_legs_of_one_all_are_sent_at_once_live() {
         assert_eq!(done(asked), "Oslo Paris. file:///w", "{version}");
     }
 }
+
+/// A prompt and a resource ask as a tool does, and a state is bound to its request's method:
+/// a prompt's round does not continue a tool of the same name.
+#[tokio::test(flavor = "current_thread")]
+async fn a_state_is_bound_to_its_method() {
+    use elicit_core::ask::Method;
+    let version = ProtocolVersion::V2026_07_28;
+    for method in [Method::PromptsGet, Method::ResourcesRead] {
+        let mut first = call(version, None, None);
+        first.method = method;
+        let ask = Ask::with_port(first.clone(), Scripted::default()).with_key(key());
+        let Asked::InputRequired(round) = plan(&ask).await else {
+            panic!("{method:?}: the first request asks");
+        };
+        let state = round.request_state().map(str::to_owned);
+        let answered = answers(&[("trip", oslo())]);
+        let mut retry = call(version, answered.clone(), state.clone());
+        retry.method = method;
+        let ask = Ask::with_port(retry, Scripted::default()).with_key(key());
+        assert_eq!(
+            done(plan(&ask).await),
+            "3 nights in Oslo for 120",
+            "{method:?}"
+        );
+        // The same state on a tools/call of the same name is refused before the body runs.
+        let tool = call(version, answered, state);
+        let ask = Ask::with_port(tool, Scripted::default()).with_key(key());
+        match plan(&ask).await {
+            Asked::Stopped(Interrupt::State(_)) => {}
+            other => panic!("{method:?}: {other:?}"),
+        }
+    }
+}

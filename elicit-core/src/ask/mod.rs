@@ -97,7 +97,7 @@ pub use memory::MemoryStore;
 pub use port::{Call, Method, Port, PortFuture, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
-pub use sample::{RootsQuestion, SampleQuestion};
+pub use sample::{ClientQuestion, RootsQuestion, SampleQuestion};
 pub use state::Change;
 pub use state::{StateError, StateKey, StateKeyError};
 pub use store::{Claim, Round, RoundStore, StoreError};

@@ -17,6 +17,7 @@ use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::protocol::client::{Capability, Request};
 use crate::protocol::sampling::{CreateMessageResult, ListRootsResult, Root, SamplingRequest};
 use crate::result::ElicitAction;
+use std::marker::PhantomData;
 
 impl Ask {
     /// Asks the client's model for a completion (`sampling/createMessage`) under `key`. Await
@@ -49,15 +50,8 @@ impl Ask {
     /// # }
     /// ```
     pub fn sample(&self, key: impl Into<String>, request: SamplingRequest) -> SampleQuestion<'_> {
-        SampleQuestion {
-            ask: self,
-            core: Core::new(
-                RetryPolicy::NONE,
-                key.into(),
-                Some("a completion from the client's model".into()),
-            ),
-            request,
-        }
+        let about = "a completion from the client's model";
+        ClientQuestion::new(self, key.into(), about, Request::Sample(request))
     }
 
     /// Asks the client for its roots (`roots/list`) under `key`. Await it for the list, each
@@ -65,14 +59,7 @@ impl Ask {
     /// client's `roots` capability, carried in the sealed state, and deprecated in the
     /// specification in the same way.
     pub fn roots(&self, key: impl Into<String>) -> RootsQuestion<'_> {
-        RootsQuestion {
-            ask: self,
-            core: Core::new(
-                RetryPolicy::NONE,
-                key.into(),
-                Some("the client's roots".into()),
-            ),
-        }
+        ClientQuestion::new(self, key.into(), "the client's roots", Request::Roots)
     }
 
     /// The largest reply to [`sample`](Ask::sample) or [`roots`](Ask::roots), as JSON text, in
@@ -80,32 +67,34 @@ impl Ask {
     pub const MAX_CARRIED_REPLY: usize = 64 * 1024;
 }
 
-/// A completion from the client's model. Made by [`Ask::sample`].
+/// A request for the client itself rather than the person: a completion from its model
+/// ([`SampleQuestion`]) or its roots ([`RootsQuestion`]). Await it for `O`.
 #[must_use = "a question is asked when it is awaited"]
-pub struct SampleQuestion<'a> {
+pub struct ClientQuestion<'a, O> {
     ask: &'a Ask,
     core: Core,
-    request: SamplingRequest,
+    request: Request,
+    answer: PhantomData<fn() -> O>,
 }
+
+/// A completion from the client's model. Made by [`Ask::sample`].
+pub type SampleQuestion<'a> = ClientQuestion<'a, CreateMessageResult>;
 
 /// The client's roots. Made by [`Ask::roots`].
-#[must_use = "a question is asked when it is awaited"]
-pub struct RootsQuestion<'a> {
-    ask: &'a Ask,
-    core: Core,
-}
+pub type RootsQuestion<'a> = ClientQuestion<'a, Vec<Root>>;
 
-impl SampleQuestion<'_> {
-    /// Waits `deadline` for the result, live or in a round; then the call ends with
-    /// [`SendError::Timeout`](super::SendError::Timeout).
-    pub fn deadline(mut self, deadline: Duration) -> Self {
-        self.core.deadline = Some(deadline);
-        self
+impl<'a, O> ClientQuestion<'a, O> {
+    fn new(ask: &'a Ask, key: String, about: &str, request: Request) -> Self {
+        ClientQuestion {
+            ask,
+            core: Core::new(RetryPolicy::NONE, key, Some(about.to_owned())),
+            request,
+            answer: PhantomData,
+        }
     }
-}
 
-impl RootsQuestion<'_> {
-    /// Waits `deadline` for the list, as [`SampleQuestion::deadline`] does.
+    /// Waits `deadline` for the answer, live or in a round; then the call ends with
+    /// [`SendError::Timeout`](super::SendError::Timeout).
     pub fn deadline(mut self, deadline: Duration) -> Self {
         self.core.deadline = Some(deadline);
         self
@@ -130,28 +119,33 @@ fn carried<T: serde::de::DeserializeOwned>(reply: &Value, what: &str) -> Result<
     })
 }
 
-impl Asking for SampleQuestion<'_> {
+impl<O> Asking for ClientQuestion<'_, O> {
     fn core(&self) -> &Core {
         &self.core
     }
 
     fn kind(&self) -> &'static str {
-        "sample"
+        match self.request {
+            Request::Roots => "roots",
+            _ => "sample",
+        }
     }
 
     fn needs(&self) -> Capability {
-        Request::Sample(self.request.clone()).needs()
+        self.request.needs()
     }
 
     fn trace_name(&self) -> Cow<'static, str> {
-        Cow::Borrowed("sampling")
+        Cow::Borrowed(self.request.method())
     }
 
     fn identity(&self) -> Identity {
-        let request = serde_json::to_vec(&self.request).unwrap_or_default();
+        let request = self
+            .request
+            .params(crate::version::ProtocolVersion::V2026_07_28);
         Identity {
             kind: self.kind().to_owned(),
-            message: digest(&request),
+            message: digest(&serde_json::to_vec(&request).unwrap_or_default()),
             choices: String::new(),
             form: String::new(),
         }
@@ -164,35 +158,7 @@ impl Asking for SampleQuestion<'_> {
         _keep: Option<Kept<'_>>,
         _index: usize,
     ) -> Result<Request, Interrupt> {
-        Ok(Request::Sample(self.request.clone()))
-    }
-}
-
-impl Asking for RootsQuestion<'_> {
-    fn core(&self) -> &Core {
-        &self.core
-    }
-
-    fn kind(&self) -> &'static str {
-        "roots"
-    }
-
-    fn needs(&self) -> Capability {
-        Capability::Roots
-    }
-
-    fn trace_name(&self) -> Cow<'static, str> {
-        Cow::Borrowed("roots")
-    }
-
-    fn request(
-        &self,
-        _facts: &Facts<'_>,
-        _message: &str,
-        _keep: Option<Kept<'_>>,
-        _index: usize,
-    ) -> Result<Request, Interrupt> {
-        Ok(Request::Roots)
+        Ok(self.request.clone())
     }
 }
 
