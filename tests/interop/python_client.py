@@ -161,12 +161,45 @@ async def plan_evening(version):
         await stack.aclose()
 
 
+async def read_menu(version):
+    """A resource that asks, as a tool does: `resources/read` answered with the form's answer,
+    live on 2025-era versions and in a round on 2026-07-28."""
+    seen = []
+
+    async def on_elicit(context, params):
+        seen.append(params.message)
+        return types.ElicitResult(action="accept", content={"vegetarian": True})
+
+    if version == "2025-06-18":
+        stack, session = await session_2025_06_18(SERVER, on_elicit)
+        read = session.read_resource
+    else:
+        stack = AsyncExitStack()
+        mode = "legacy" if version == "2025-11-25" else "auto"
+        client = await stack.enter_async_context(
+            Client(SERVER, mode=mode, elicitation_callback=on_elicit)
+        )
+        read = client.read_resource
+    try:
+        result = await read("menu://tonight")
+        texts = [c.text for c in result.contents]
+        if texts != ["Ratatouille"]:
+            return f"unexpected contents: {texts}"
+        if seen != ["Anything the party can't eat?"]:
+            return f"the forms shown: {seen}"
+        return None
+    finally:
+        await stack.aclose()
+
+
 async def main():
     passed, failed = 0, []
     for version in ("2025-06-18", "2025-11-25", "2026-07-28"):
-        for scenario in [*SCENARIOS, "multi-select", "plan-evening"]:
+        for scenario in [*SCENARIOS, "multi-select", "plan-evening", "resource"]:
             try:
-                if scenario == "multi-select":
+                if scenario == "resource":
+                    step = read_menu(version)
+                elif scenario == "multi-select":
                     step = multi_select(version)
                 elif scenario == "plan-evening":
                     step = plan_evening(version)

@@ -23,6 +23,9 @@
 //!   (`sampling/createMessage`), then the client's roots (`roots/list`), in straight-line code;
 //!   returns `{"name": .., "dish": .., "roots": [..]}`.
 //!
+//! Resource `menu://tonight`: asks for the party's diet (`Diet`) through `Ask::for_resource`, as
+//! a tool does, and reads back the menu for it.
+//!
 //! The tools are written once for every version with [`Ask`], here in a hand-written
 //! `ServerHandler::call_tool` (`trip_planner` shows the `#[tool]` style): on 2025-06-18 and
 //! 2025-11-25 each question is a live request, on 2026-07-28 a round.
@@ -198,6 +201,29 @@ async fn choose_table(ask: &Ask, tables: Vec<String>) -> Asked<CallToolResult> {
     .await
 }
 
+/// Anything the party can't eat?
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Elicit)]
+struct Diet {
+    vegetarian: bool,
+}
+
+const MENU: &str = "menu://tonight";
+
+/// The menu for the party's diet: a resource that asks, as a tool does.
+async fn menu(ask: &Ask) -> Asked<ReadResourceResult> {
+    ask.run(async {
+        let dish = match ask.form::<Diet>("diet").await? {
+            ElicitResult::Accept(Diet { vegetarian: true }) => "Ratatouille",
+            ElicitResult::Accept(_) => "Bouillabaisse",
+            _ => "The chef's choice",
+        };
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(
+            dish, MENU,
+        )]))
+    })
+    .await
+}
+
 /// A form, a completion from the client's model and the client's roots, one after another.
 async fn plan_evening(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async {
@@ -228,7 +254,11 @@ async fn connect_account(ask: &Ask) -> Asked<CallToolResult> {
 
 impl ServerHandler for Restaurant {
     fn get_info(&self) -> ServerConfig {
-        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .build();
+        let mut config = ServerConfig::new(capabilities);
         config.server_info.name = "chez-ferris".into();
         config.instructions = Some("Books tables; asks the user for the details.".into());
         config
@@ -273,6 +303,28 @@ impl ServerHandler for Restaurant {
                 }}),
             ),
         ]))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let menu = Resource::new(MENU, "Tonight's menu").with_description("Asks for the diet");
+        Ok(ListResourcesResult::with_all_items(vec![menu]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri != MENU {
+            return Err(ErrorData::resource_not_found("no such resource", None));
+        }
+        menu(&Ask::for_resource(&request, &context))
+            .await
+            .into_resource_response()
     }
 
     async fn call_tool(
