@@ -263,3 +263,65 @@ async fn a_custom_tools_call_sets_the_log_level_it_carries() {
     let levels = serde_json::to_value(&*recording.levels.lock().unwrap()).unwrap();
     assert_eq!(levels, json!(["debug", null]));
 }
+
+/// Anything the party can't eat?
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, elicit_core::Elicit)]
+struct Diet {
+    vegetarian: bool,
+}
+
+/// `menu://tonight` read through the adapter as `handle_read_resource_request` would: a
+/// resource that asks for the party's diet with the same sealed state as a tool.
+async fn read_menu(
+    runtime: &Arc<dyn McpServer>,
+    uri: &str,
+    retry: Option<(&str, bool)>,
+) -> Result<Value, RpcError> {
+    use rust_mcp_sdk::schema::{ReadResourceRequestParams, ReadResourceResult};
+    let params: ReadResourceRequestParams = serde_json::from_value(json!({
+        "uri": uri,
+        "inputResponses": retry.map(|(_, vegetarian)| json!({"diet": {
+            "action": "accept", "content": {"vegetarian": vegetarian}
+        }})),
+        "requestState": retry.map(|(state, _)| state),
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
+        }
+    }))
+    .unwrap();
+    let ask = elicit_core::rust_mcp_sdk::ask_resource(&params, runtime).await;
+    let asked = ask
+        .run(async {
+            let dish = match ask.form::<Diet>("diet").await? {
+                elicit_core::ElicitResult::Accept(diet) if diet.vegetarian => "Ratatouille",
+                _ => "Bouillabaisse",
+            };
+            let contents = json!({
+                "contents": [{"uri": uri, "text": dish}],
+                "cacheScope": "private", "ttlMs": 0, "resultType": "complete",
+            });
+            Ok(serde_json::from_value::<ReadResourceResult>(contents).unwrap())
+        })
+        .await;
+    let result = asked.into_resource_result()?;
+    Ok(serde_json::to_value(result).unwrap())
+}
+
+#[tokio::test]
+async fn a_resource_asks_with_a_state_bound_to_its_uri() {
+    let runtime = runtime();
+    let round = read_menu(&runtime, "menu://tonight", None).await.unwrap();
+    assert_eq!(round["resultType"], "input_required", "{round}");
+    assert_eq!(
+        round["inputRequests"]["diet"]["method"],
+        "elicitation/create"
+    );
+    let state = round["requestState"].as_str().unwrap();
+    let menu = read_menu(&runtime, "menu://tonight", Some((state, true)))
+        .await
+        .unwrap();
+    assert_eq!(menu["contents"][0]["text"], "Ratatouille", "{menu}");
+    // The state of one resource does not open for another.
+    refused(read_menu(&runtime, "menu://tomorrow", Some((state, false))).await);
+}
