@@ -204,7 +204,24 @@ impl TryFrom<&InputRequests> for m::InputRequests {
         for (key, entry) in requests.entries() {
             let fail =
                 |e: &dyn fmt::Display| Unrepresentable(format!("input request `{key}`: {e}"));
-            let request = match Request::from_jsonrpc(entry, ProtocolVersion::V2026_07_28)
+            // Sampling and roots by their wire form, which this crate wrote.
+            match entry.get("method").and_then(Value::as_str) {
+                Some("sampling/createMessage") => {
+                    let params = entry.get("params").cloned().unwrap_or_default();
+                    let params = super::port::sampling(params).map_err(|e| fail(&e))?;
+                    let request = m::InputRequest::CreateMessage(m::Request::new(params));
+                    out.insert(key.clone(), request);
+                    continue;
+                }
+                Some("roots/list") => {
+                    out.insert(key.clone(), m::InputRequest::ListRoots(Default::default()));
+                    continue;
+                }
+                Some("elicitation/create") => {}
+                other => return Err(fail(&format!("the method {other:?}"))),
+            }
+            let params = entry.get("params").cloned().unwrap_or_default();
+            let request = match Request::from_params(&params, ProtocolVersion::V2026_07_28)
                 .map_err(|e| fail(&e))?
             {
                 Request::Form(form) => {
@@ -214,8 +231,9 @@ impl TryFrom<&InputRequests> for m::InputRequests {
                 Request::Url(url) => m::InputRequest::Elicitation(m::Request::new(
                     m::ElicitRequestParams::from(&url),
                 )),
-                // Sampling and roots pass through rmcp's model by their wire form.
-                _ => serde_json::from_value(entry.clone()).map_err(|e| fail(&e))?,
+                other => {
+                    return Err(fail(&format!("a request of method {}", other.method())));
+                }
             };
             out.insert(key.clone(), request);
         }

@@ -12,9 +12,8 @@ use serde_json::Value;
 use super::convert::reply_value;
 use crate::ask::{Ask, Call, Method, Port, PortFuture, Request, SendError};
 use crate::error::SchemaError;
-use crate::protocol::client::ClientCapabilities;
+use crate::protocol::client::{ClientCapabilities, ElicitationCapability};
 use crate::protocol::jsonrpc::RpcError;
-use crate::version::ProtocolVersion;
 
 /// A `tools/call` on rmcp, as the engine sees it.
 struct Rmcp {
@@ -102,17 +101,18 @@ fn to_rmcp(request: &Request) -> Result<m::ServerRequest, SchemaError> {
     match request {
         Request::Form(form) => m::ElicitRequestParams::try_from(form).map(elicit),
         Request::Url(url) => Ok(elicit(url.into())),
-        // Sampling and roots by their wire form: the same on every version.
-        other => {
-            let wire = serde_json::json!({
-                "method": other.method(),
-                "params": other.params(ProtocolVersion::V2026_07_28),
-            });
-            serde_json::from_value(wire).map_err(|e| {
-                SchemaError::root(format!("rmcp cannot carry this {}: {e}", other.method()))
-            })
-        }
+        Request::Sample(sample) => sampling(serde_json::to_value(sample).unwrap_or_default())
+            .map(|params| m::ServerRequest::CreateMessageRequest(m::Request::new(params))),
+        Request::Roots => Ok(m::ServerRequest::ListRootsRequest(Default::default())),
     }
+}
+
+/// A sampling request in rmcp's model, from its wire form (`params`): the same on every
+/// version.
+#[allow(deprecated)] // Sampling is deprecated in the specification, and still a legal request.
+pub(super) fn sampling(params: Value) -> Result<m::CreateMessageRequestParams, SchemaError> {
+    serde_json::from_value(params)
+        .map_err(|e| SchemaError::root(format!("rmcp cannot carry this sampling request: {e}")))
 }
 
 impl Ask {
@@ -182,11 +182,15 @@ impl Ask {
         let mut call = Call::of(method, tool);
         call.arguments = arguments.cloned();
         call.protocol_version = context.protocol_version().map(|v| v.to_string());
-        call.capabilities = context
-            .client_capabilities()
-            .and_then(|declared| serde_json::to_value(declared).ok())
-            .and_then(|declared| ClientCapabilities::from_value(&declared).ok())
-            .unwrap_or_default();
+        if let Some(declared) = context.client_capabilities() {
+            let elicitation = declared.elicitation.as_ref();
+            call.capabilities = ClientCapabilities {
+                elicitation: elicitation
+                    .map(|e| ElicitationCapability::declared(e.form.is_some(), e.url.is_some())),
+                sampling: declared.sampling.as_ref().map(|s| s.tools.is_some()),
+                roots: declared.roots.is_some(),
+            };
+        }
         call.input_responses =
             responses.map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
         call.request_state = request_state;
