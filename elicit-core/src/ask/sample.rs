@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::future::IntoFuture;
+use std::marker::PhantomData;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -17,7 +18,6 @@ use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::protocol::client::{Capability, Request};
 use crate::protocol::sampling::{CreateMessageResult, ListRootsResult, Root, SamplingRequest};
 use crate::result::ElicitAction;
-use std::marker::PhantomData;
 
 impl Ask {
     /// Asks the client's model for a completion (`sampling/createMessage`) under `key`. Await
