@@ -6,6 +6,9 @@
 #[allow(dead_code)] // Shared with the other tests; this one finds an example with it.
 #[path = "../../tests/common/mod.rs"]
 mod common;
+#[allow(dead_code)] // Shared with the other HTTP tests; the fleet serves from its own processes.
+#[path = "support/http.rs"]
+mod http;
 #[allow(dead_code)] // Shared with elicit-core's tests; this one starts a Redis of its own.
 #[path = "../../../elicit-core/tests/support/redis_server.rs"]
 mod redis_server;
@@ -14,12 +17,11 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
+use rmcp::ServiceError;
 use rmcp::model::*;
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::{ClientHandler, ServiceError};
 use serde_json::{Value, json};
 
+use http::Client;
 use redis_server::TestRedis;
 
 const SECRET: &str = "a fleet secret of thirty-two bytes or more, for tests";
@@ -58,37 +60,8 @@ impl Drop for Process {
     }
 }
 
-/// A client that declares form elicitation; the test answers by hand.
-#[derive(Clone)]
-struct Declares;
-
-impl ClientHandler for Declares {
-    fn get_info(&self) -> ClientConfig {
-        let elicitation =
-            ElicitationCapability::new().with_form(FormElicitationCapability::default());
-        ClientConfig::new(
-            ClientCapabilities::builder()
-                .enable_elicitation_with(elicitation)
-                .build(),
-            Implementation::new("fleet-test", "0"),
-        )
-        .with_protocol_version(ProtocolVersion::V_2026_07_28)
-    }
-}
-
-type Client = RunningService<RoleClient, Declares>;
-
 async fn connect(process: &Process) -> Client {
-    let lifecycle = ClientLifecycleMode::Discover {
-        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    };
-    Declares
-        .serve_with_lifecycle(
-            StreamableHttpClientTransport::from_uri(process.url.clone()),
-            lifecycle,
-        )
-        .await
-        .expect("the client connects")
+    http::connect(&process.url, None).await
 }
 
 /// The call's next request: the answer to the round `previous` asked, with its state.

@@ -2,84 +2,20 @@
 //! served over rmcp's streamable HTTP transport with no principal of its own, and callers with
 //! one token, another, and none, on 2026-07-28.
 
+#[path = "support/http.rs"]
+mod support;
 #[allow(dead_code)] // The example's `main` is not called here.
 #[path = "../examples/trip_planner.rs"]
 mod trip_planner;
 
-use std::sync::Arc;
-
+use rmcp::ServiceError;
 use rmcp::model::*;
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ClientHandler, ServiceError};
 use serde_json::json;
+use support::{Client, connect, serve};
 use trip_planner::TripPlanner;
 
-/// Serves `trip_planner` over streamable HTTP on a free port, and returns its URL.
-async fn serve() -> String {
-    use hyper_util::rt::TokioIo;
-    use hyper_util::service::TowerToHyperService;
-
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let service = StreamableHttpService::new(
-        || Ok(TripPlanner),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let service = TowerToHyperService::new(service.clone());
-            tokio::spawn(async move {
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    url
-}
-
-/// A client that declares form elicitation; the test answers by hand.
-#[derive(Clone)]
-struct Declares;
-
-impl ClientHandler for Declares {
-    fn get_info(&self) -> ClientConfig {
-        let elicitation =
-            ElicitationCapability::new().with_form(FormElicitationCapability::default());
-        ClientConfig::new(
-            ClientCapabilities::builder()
-                .enable_elicitation_with(elicitation)
-                .build(),
-            Implementation::new("credential-test", "0"),
-        )
-        .with_protocol_version(ProtocolVersion::V_2026_07_28)
-    }
-}
-
-async fn connect(url: &str, token: Option<&str>) -> RunningService<RoleClient, Declares> {
-    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
-    if let Some(token) = token {
-        config = config.auth_header(token);
-    }
-    let lifecycle = ClientLifecycleMode::Discover {
-        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    };
-    Declares
-        .serve_with_lifecycle(
-            StreamableHttpClientTransport::from_config(config),
-            lifecycle,
-        )
-        .await
-        .expect("the client connects")
-}
-
 /// The retry of round 1 of `client`'s call, with its state and an answer.
-async fn round_one(client: &RunningService<RoleClient, Declares>) -> CallToolRequestParams {
+async fn round_one(client: &Client) -> CallToolRequestParams {
     let first = client
         .call_tool_once(CallToolRequestParams::new("plan_trip"))
         .await
@@ -98,11 +34,7 @@ async fn round_one(client: &RunningService<RoleClient, Declares>) -> CallToolReq
     retry
 }
 
-async fn assert_refused(
-    client: &RunningService<RoleClient, Declares>,
-    retry: &CallToolRequestParams,
-    who: &str,
-) {
+async fn assert_refused(client: &Client, retry: &CallToolRequestParams, who: &str) {
     match client.call_tool_once(retry.clone()).await {
         Err(ServiceError::McpError(e)) => {
             assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{who}");
@@ -115,11 +47,7 @@ async fn assert_refused(
     }
 }
 
-async fn assert_finishes(
-    client: &RunningService<RoleClient, Declares>,
-    retry: CallToolRequestParams,
-    who: &str,
-) {
+async fn assert_finishes(client: &Client, retry: CallToolRequestParams, who: &str) {
     let done = client.call_tool_once(retry).await.unwrap();
     let CallToolResponse::Complete(done) = done else {
         panic!("{who}: the retry finishes: {done:?}")
@@ -135,7 +63,7 @@ async fn assert_finishes(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_state_sealed_for_one_credential_is_refused_for_another() {
-    let url = serve().await;
+    let url = serve(TripPlanner).await;
     let ada = connect(&url, Some("token-ada")).await;
     // The same credential on another connection is the same caller.
     let ada_again = connect(&url, Some("token-ada")).await;

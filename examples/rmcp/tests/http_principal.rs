@@ -3,23 +3,18 @@
 //! read from each request's bearer token, and two users (one with a renewed token) and one
 //! caller without a token, on 2026-07-28.
 
+#[path = "support/http.rs"]
+mod support;
 #[allow(dead_code)] // The example's `main` is not called here.
 #[path = "../examples/trip_planner.rs"]
 mod trip_planner;
 
-use std::sync::Arc;
-
 use elicit_core::ask::StateKey;
+use rmcp::ServiceError;
 use rmcp::model::*;
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RoleServer, RunningService,
-};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ClientHandler, ServiceError};
+use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
+use support::{connect, serve};
 use trip_planner::TripPlanner;
 
 /// The user, for this test only: the bearer token up to its last `-` (`ada-1` and its renewal
@@ -35,66 +30,6 @@ fn bearer(context: &RequestContext<RoleServer>) -> Option<String> {
     token.rsplit_once('-').map(|(user, _)| user.to_owned())
 }
 
-/// Serves `trip_planner` over streamable HTTP on a free port, and returns its URL.
-async fn serve() -> String {
-    use hyper_util::rt::TokioIo;
-    use hyper_util::service::TowerToHyperService;
-
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let service = StreamableHttpService::new(
-        || Ok(TripPlanner),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let service = TowerToHyperService::new(service.clone());
-            tokio::spawn(async move {
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    url
-}
-
-/// A client that declares form elicitation; the test answers by hand.
-#[derive(Clone)]
-struct Declares;
-
-impl ClientHandler for Declares {
-    fn get_info(&self) -> ClientConfig {
-        let elicitation =
-            ElicitationCapability::new().with_form(FormElicitationCapability::default());
-        ClientConfig::new(
-            ClientCapabilities::builder()
-                .enable_elicitation_with(elicitation)
-                .build(),
-            Implementation::new("principal-test", "0"),
-        )
-        .with_protocol_version(ProtocolVersion::V_2026_07_28)
-    }
-}
-
-async fn connect(url: &str, token: Option<&str>) -> RunningService<RoleClient, Declares> {
-    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
-    if let Some(token) = token {
-        config = config.auth_header(token);
-    }
-    let lifecycle = ClientLifecycleMode::Discover {
-        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    };
-    Declares
-        .serve_with_lifecycle(
-            StreamableHttpClientTransport::from_config(config),
-            lifecycle,
-        )
-        .await
-        .expect("the client connects")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_state_sealed_for_one_user_opens_for_no_other() {
     StateKey::random()
@@ -102,7 +37,7 @@ async fn a_state_sealed_for_one_user_opens_for_no_other() {
         .with_principal(bearer)
         .install()
         .expect("the only key of this test binary");
-    let url = serve().await;
+    let url = serve(TripPlanner).await;
     let ada = connect(&url, Some("ada-1")).await;
     // Ada's token renewed: another credential, the same user.
     let renewed = connect(&url, Some("ada-2")).await;
