@@ -50,7 +50,7 @@ struct WithCrate {
     tone: Tone,
 }
 
-fn main() {
+pub fn check() {
     assert_eq!(Profile::message(), "Tell us about yourself");
     let _ = WithCrate::requested_schema();
 }

@@ -29,7 +29,7 @@ enum Level {
     High,
 }
 
-fn main() {
+pub fn check() {
     let _ = Creds::requested_schema();
     let r: Result<ElicitResult<Creds>, _> = serde_json::from_str(r#"{"action":"decline"}"#);
     assert!(matches!(r, Ok(ElicitResult::Decline)));

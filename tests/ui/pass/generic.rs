@@ -13,7 +13,7 @@ fn schema<T: Elicit>() -> &'static elicit_core::RequestedSchema {
     T::requested_schema()
 }
 
-fn main() {
+pub fn check() {
     let _ = schema::<Pick<u8, 3>>();
     let _ = schema::<Pick<Option<bool>, 1>>();
 }

@@ -32,7 +32,7 @@ struct Visit<M> {
     kind: PhantomData<M>,
 }
 
-fn main() {
+pub fn check() {
     let schema = <Visit<Marker> as Elicit>::requested_schema();
     assert_eq!(schema.properties().len(), 3);
 }
