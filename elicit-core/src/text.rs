@@ -2,7 +2,7 @@
 //! schema keywords, no backticks, one line.
 
 use crate::error::{ElicitError, Location, Rule, Violation, plural};
-use crate::schema::{Kind, Property, RequestedSchema};
+use crate::schema::{Kind, Property, RequestedSchema, words};
 
 impl ElicitError {
     /// The violations as a person reads them, on one line, each naming the field by the label
@@ -88,14 +88,7 @@ fn shows_received(rule: &Rule) -> bool {
 fn rule_text(rule: &Rule, property: Option<&Property>) -> String {
     match rule {
         Rule::Required => "is required".into(),
-        Rule::Type { expected } => match *expected {
-            "integer" => "must be a whole number".into(),
-            "number" => "must be a number".into(),
-            "boolean" => "must be yes or no".into(),
-            "string" => "must be text".into(),
-            "array" => "must be a list of choices".into(),
-            other => format!("must be a {other}"),
-        },
+        Rule::Type { expected } => format!("must be {}", words::json_type(expected)),
         Rule::MinLength(n) => format!("must be at least {}", plural(*n, "character", "characters")),
         Rule::MaxLength(n) => format!("must be at most {}", plural(*n, "character", "characters")),
         Rule::Minimum(n) => format!("must be at least {n}"),
@@ -105,13 +98,7 @@ fn rule_text(rule: &Rule, property: Option<&Property>) -> String {
         Rule::Format(format) => format!("must be a valid {}", format.describe()),
         Rule::Pattern(_) | Rule::PatternBudget => "is not in the expected form".into(),
         Rule::NotAChoice => match property.and_then(|p| p.kind.choices()) {
-            Some(list) if list.len() <= 12 => {
-                let labels: Vec<&str> = list
-                    .iter()
-                    .map(|c| c.title.as_deref().unwrap_or(&c.value))
-                    .collect();
-                format!("must be one of: {}", labels.join(", "))
-            }
+            Some(list) if list.len() <= 12 => format!("must be one of: {}", words::labels(list)),
             _ => "must be one of the choices offered".into(),
         },
         Rule::MinItems(n) => format!("needs at least {}", plural(*n, "choice", "choices")),
@@ -131,7 +118,9 @@ fn rule_text(rule: &Rule, property: Option<&Property>) -> String {
         | Rule::ActionInvalid
         | Rule::ContentNotObject
         | Rule::ReplyTooLarge(_) => match property.map(|p| &p.kind) {
-            Some(Kind::Number(r)) if r.integer => "must be a whole number".into(),
+            Some(Kind::Number(r)) if r.integer => {
+                format!("must be {}", words::json_type("integer"))
+            }
             _ => "was not accepted".into(),
         },
     }

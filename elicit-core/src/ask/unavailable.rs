@@ -4,9 +4,8 @@
 
 use serde_json::{Value, json};
 
-use crate::format::Format;
-use crate::schema::hints::bound_hint;
-use crate::schema::{Kind, Property, RequestedSchema};
+use crate::schema::words;
+use crate::schema::{Property, RequestedSchema};
 
 /// Why no person answered a question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,11 +116,11 @@ fn field(p: &Property) -> String {
         out.push_str(&format!(" ({title})"));
     }
     out.push_str(": ");
-    out.push_str(&kind(&p.kind));
-    if let Some(hint) = bound_hint(p) {
+    out.push_str(&words::kind(&p.kind));
+    if let Some(bounds) = words::bounds(p) {
         // The kind already says "a whole number".
-        let hint = hint.strip_suffix(", a whole number").unwrap_or(&hint);
-        out.push_str(&format!(", {hint}"));
+        let bounds = bounds.strip_suffix(", a whole number").unwrap_or(&bounds);
+        out.push_str(&format!(", {bounds}"));
     }
     out.push_str(if p.required {
         ", required"
@@ -132,33 +131,6 @@ fn field(p: &Property) -> String {
         out.push_str(&format!(". {description}"));
     }
     out
-}
-
-fn kind(kind: &Kind) -> String {
-    let choices = |choices: &[crate::schema::Choice]| {
-        choices
-            .iter()
-            .map(|c| match &c.title {
-                Some(title) if title != &c.value => format!("\"{}\" ({title})", c.value),
-                _ => format!("\"{}\"", c.value),
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match kind {
-        Kind::String(r) => match r.format {
-            Some(Format::Email) => "an email address".into(),
-            Some(Format::Uri) => "a URL".into(),
-            Some(Format::Date) => "a date, YYYY-MM-DD".into(),
-            Some(Format::DateTime) => "a date and time, YYYY-MM-DDTHH:MM:SSZ".into(),
-            None => "text".into(),
-        },
-        Kind::Number(r) if r.integer => "a whole number".into(),
-        Kind::Number(_) => "a number".into(),
-        Kind::Boolean(_) => "true or false".into(),
-        Kind::Select(r) => format!("one of {}", choices(&r.choices)),
-        Kind::MultiSelect(r) => format!("a list of any of {}", choices(&r.choices)),
-    }
 }
 
 /// The `inputSchema` of a tool whose questions may be answered from its arguments

@@ -9,8 +9,7 @@ use serde_json::{Map, Value};
 
 use super::parse::canonical;
 use super::rules::value_breaks;
-use super::{Kind, Property, RequestedSchema};
-use crate::bound::Bound;
+use super::{Kind, Property, RequestedSchema, words};
 use crate::error::ElicitError;
 
 /// [`RequestedSchema::prefilled`].
@@ -80,67 +79,13 @@ pub(crate) fn title_untitled(schema: &mut RequestedSchema) {
 /// appended, "Guests (1–12)", or stand alone as a sentence when it has none.
 pub(crate) fn described(p: &Property, hints: bool) -> Option<Cow<'_, str>> {
     let description = p.description.as_deref().filter(|d| !d.is_empty());
-    let Some(hint) = bound_hint(p).filter(|_| hints) else {
+    let Some(hint) = words::bounds(p).filter(|_| hints) else {
         return p.description.as_deref().map(Cow::Borrowed);
     };
     Some(Cow::Owned(match description {
         Some(d) => format!("{d} ({hint})"),
         None => capitalized(&hint),
     }))
-}
-
-/// The bounds of `p` in words, if it has any a person needs to know.
-pub(crate) fn bound_hint(p: &Property) -> Option<String> {
-    match &p.kind {
-        Kind::String(r) => span(r.min_length.filter(|&n| n > 0), r.max_length, |lo, hi| {
-            let unit = |n: u64| if n == 1 { "character" } else { "characters" };
-            match (lo, hi) {
-                (Some(lo), Some(hi)) if lo == hi => format!("exactly {lo} {}", unit(lo)),
-                (Some(lo), Some(hi)) => format!("{lo}–{hi} characters"),
-                (Some(lo), None) => format!("at least {lo} {}", unit(lo)),
-                (None, Some(hi)) => format!("at most {hi} {}", unit(hi)),
-                (None, None) => String::new(),
-            }
-        }),
-        Kind::Number(r) => {
-            let hi = r.maximum.filter(|b| !type_limit(*b));
-            // An unsigned type's 0 is its limit too, when the top is not a rule either.
-            let lo = r
-                .minimum
-                .filter(|b| !(type_limit(*b) || (hi.is_none() && *b == Bound::Int(0))));
-            let ex_lo = r.exclusive_minimum;
-            let ex_hi = r.exclusive_maximum;
-            let mut parts = Vec::new();
-            match (lo, hi) {
-                (Some(lo), Some(hi)) => parts.push(format!("{lo}–{hi}")),
-                (Some(lo), None) => parts.push(format!("at least {lo}")),
-                (None, Some(hi)) => parts.push(format!("at most {hi}")),
-                (None, None) => {}
-            }
-            if let Some(b) = ex_lo {
-                parts.push(format!("more than {b}"));
-            }
-            if let Some(b) = ex_hi {
-                parts.push(format!("less than {b}"));
-            }
-            if r.integer && !parts.is_empty() {
-                parts.push("a whole number".into());
-            }
-            (!parts.is_empty()).then(|| parts.join(", "))
-        }
-        Kind::MultiSelect(r) => span(
-            r.min_items.filter(|&n| n > 0),
-            r.max_items,
-            |lo, hi| match (lo, hi) {
-                (Some(lo), Some(hi)) if lo == hi => format!("choose {lo}"),
-                (Some(lo), Some(hi)) => format!("choose {lo}–{hi}"),
-                (Some(lo), None) => format!("choose at least {lo}"),
-                (None, Some(hi)) => format!("choose at most {hi}"),
-                (None, None) => String::new(),
-            },
-        ),
-        Kind::Boolean(_) | Kind::Select(_) => None,
-    }
 }
 
 /// `text` with its first letter in upper case.
@@ -150,34 +95,6 @@ fn capitalized(text: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-/// `words(lo, hi)` when either bound is set.
-fn span(
-    lo: Option<u64>,
-    hi: Option<u64>,
-    words: impl FnOnce(Option<u64>, Option<u64>) -> String,
-) -> Option<String> {
-    (lo.is_some() || hi.is_some()).then(|| words(lo, hi))
-}
-
-/// Whether `b` is an end of a Rust integer type's range (or the ±(2^53 − 1) cap on wider ones):
-/// the type's own limit, not a rule the form chose, and noise in a hint.
-fn type_limit(b: Bound) -> bool {
-    const LIMITS: [i128; 11] = [
-        i8::MIN as i128,
-        i8::MAX as i128,
-        u8::MAX as i128,
-        i16::MIN as i128,
-        i16::MAX as i128,
-        u16::MAX as i128,
-        i32::MIN as i128,
-        i32::MAX as i128,
-        u32::MAX as i128,
-        -9_007_199_254_740_991,
-        9_007_199_254_740_991,
-    ];
-    matches!(b, Bound::Int(i) if LIMITS.contains(&i))
 }
 
 /// `party_size`, `partySize`, `party-size` → "Party size"; `user_id` → "User id";

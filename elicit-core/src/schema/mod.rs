@@ -110,6 +110,7 @@ pub(crate) mod request;
 pub(crate) mod rules;
 pub(crate) mod sensitive;
 pub(crate) mod wire;
+pub(crate) mod words;
 
 pub use crate::bound::Bound;
 pub use crate::format::Format;

@@ -371,3 +371,37 @@ async fn a_zero_keep_alive_sends_progress_once_a_second() {
         );
     }
 }
+
+/// The fields a tool lists when no form can be shown name each kind as the form's hints and the
+/// person's error text do: one set of words for a schema's facts.
+#[tokio::test]
+async fn the_fields_listed_without_a_form_name_each_kind_in_the_same_words() {
+    for version in ProtocolVersion::ALL {
+        let outcome = bare(version)
+            .call_tool(Server::new(), "contact_args", json!({}))
+            .await
+            .unwrap();
+        let text = outcome.text();
+        for needed in [
+            "- `email`: an email address, required",
+            "- `site`: an absolute URI, optional",
+            "- `day`: a date, such as 2026-12-24, optional",
+            "- `at`: a date and time with its time zone, such as 2026-12-24T19:30:00Z, optional",
+            "- `news`: true or false, optional",
+        ] {
+            assert!(text.contains(needed), "{version}: {needed:?} in {text}");
+        }
+    }
+    // A person who sent the wrong type reads the same words for it.
+    let schema = elicit_core::RequestedSchema::builder()
+        .field(elicit_core::schema::Field::boolean("news").title("News"))
+        .build()
+        .unwrap();
+    let error = schema
+        .parse_reply_json(r#"{"action":"accept","content":{"news":"yes"}}"#)
+        .unwrap_err();
+    assert_eq!(
+        error.user_text(&schema),
+        "News must be true or false (you entered \"yes\")"
+    );
+}

@@ -54,6 +54,7 @@ pub struct Pick {
 pub const OPEN: &str = "Open it now?";
 pub const SIZE: &str = "Which size?";
 pub const ZIP: &str = "Your ZIP code?";
+pub const CONTACT: &str = "How can we reach you?";
 pub const TRIP: &str = "Where would you like to go?";
 pub const EXTRAS: &str = "A week or more: a few extras";
 pub const DIET: &str = "Anything you can't eat?";
@@ -226,6 +227,27 @@ async fn sized(ask: &Ask) -> Asked<CallToolResult> {
             .build()?;
         let answer = ask.schema("size", SIZE, &schema).await?;
         Ok(json_result(json!({"size": answer})))
+    })
+    .await
+}
+
+/// A run-time form of each string format and a boolean, answered from the arguments when no
+/// form can be shown.
+async fn contact_args(ask: &Ask) -> Asked<CallToolResult> {
+    use elicit_core::schema::{Field, Format};
+    ask.run(async {
+        let schema = elicit_core::RequestedSchema::builder()
+            .field(Field::string("email").format(Format::Email).required())
+            .field(Field::string("site").format(Format::Uri))
+            .field(Field::string("day").format(Format::Date))
+            .field(Field::string("at").format(Format::DateTime))
+            .field(Field::boolean("news"))
+            .build()?;
+        let answer = ask
+            .schema("contact", CONTACT, &schema)
+            .or_arguments()
+            .await?;
+        Ok(json_result(json!({"contact": answer})))
     })
     .await
 }
@@ -491,6 +513,7 @@ impl ServerHandler for Server {
                 pick(&ask, repos).await.into_response()
             }
             "sized" => sized(&ask).await.into_response(),
+            "contact_args" => contact_args(&ask).await.into_response(),
             "patterned" => patterned(&ask).await.into_response(),
             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         }
