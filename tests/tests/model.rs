@@ -2,9 +2,7 @@
 //! reply takes only for large forms (long choice lists, more than 64 properties).
 
 use elicit_core::RequestedSchema;
-use elicit_core::schema::{
-    Bound, Choice, Kind, MultiSelectRules, NumberRules, Pattern, Property, SelectRules, StringRules,
-};
+use elicit_core::schema::{Bound, Kind, Pattern};
 use serde_json::{Value, json};
 
 fn schema(json: Value) -> RequestedSchema {
@@ -95,19 +93,14 @@ fn required_names_the_required_properties_in_form_order() {
 
 #[test]
 fn every_kind_says_whether_it_has_a_default() {
-    let choice = |value: &str| Choice {
-        value: value.into(),
-        title: None,
-    };
-    let choices = || vec![choice("x"), choice("y")];
-    let without = [
-        Kind::String(StringRules::default()),
-        Kind::Number(NumberRules::default()),
-        Kind::Boolean(None),
-        Kind::Select(SelectRules::new(choices())),
-        Kind::MultiSelect(MultiSelectRules::new(choices())),
-    ];
-    for kind in &without {
+    let without = schema(json!({"type": "object", "properties": {
+        "s": {"type": "string"},
+        "n": {"type": "integer"},
+        "b": {"type": "boolean"},
+        "e": {"type": "string", "enum": ["x", "y"]},
+        "m": {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}}
+    }}));
+    for kind in without.properties().iter().map(|p| &p.kind) {
         assert!(!kind.has_default(), "{kind:?}");
         assert_eq!(kind.default_value(), None, "{kind:?}");
     }
@@ -199,12 +192,27 @@ fn bounds_read_as_floats_and_past_i128_stay_floats() {
 }
 
 #[test]
-fn property_constructors_need_no_struct_literal() {
-    let p = Property::new("a", Kind::Boolean(Some(true)))
-        .with_title("A")
-        .with_required(true);
-    assert!(p.kind.has_default());
-    assert!(p.required);
+fn a_property_read_and_changed_is_checked_again_by_the_builder() {
+    let read = schema(json!({"type": "object", "properties": {
+        "name": {"type": "string", "maxLength": 10},
+        "on": {"type": "boolean", "default": true}
+    }}));
+    let mut name = read.properties()[0].clone();
+    let Kind::String(rules) = &mut name.kind else {
+        panic!("{name:?}")
+    };
+    rules.min_length = Some(20);
+    let refused = RequestedSchema::builder().field(name).build().unwrap_err();
+    assert_eq!(refused.property_name(), Some("name"), "{refused}");
+    let mut on = read.properties()[1].clone();
+    on.required = true;
+    on.title = Some("On".into());
+    let built = RequestedSchema::builder().field(on).build().unwrap();
+    assert_eq!(
+        serde_json::to_value(&built).unwrap(),
+        json!({"type": "object", "properties": {"on": {"type": "boolean", "title": "On", "default": true}},
+               "required": ["on"]})
+    );
 }
 
 #[test]
@@ -347,8 +355,13 @@ fn every_rule_is_written_back_and_kept_by_new() {
     let written = serde_json::to_value(&read).unwrap();
     assert_eq!(written, every_rule(), "written back as read");
     assert_eq!(schema(written), read, "read again as it was");
-    let rebuilt = RequestedSchema::new(read.properties().to_vec()).unwrap();
-    assert_eq!(rebuilt, read, "kept by RequestedSchema::new");
+    let rebuilt = read
+        .properties()
+        .iter()
+        .fold(RequestedSchema::builder(), |b, p| b.field(p.clone()))
+        .build()
+        .unwrap();
+    assert_eq!(rebuilt, read, "kept by the builder");
     assert_eq!(serde_json::to_value(&rebuilt).unwrap(), every_rule());
     // Each rule outside the subset is still enforced after the trip.
     let valid = json!({"name": "ada", "tags": ["p"], "ratio": 1});
@@ -367,10 +380,15 @@ fn every_rule_is_written_back_and_kept_by_new() {
 
 #[test]
 fn a_set_built_by_hand_keeps_its_rule_on_the_wire() {
-    let mut rules = MultiSelectRules::new(vec![Choice::from("p"), Choice::from("q")]);
+    let read = schema(json!({"type": "object", "properties": {
+        "tags": {"type": "array", "items": {"type": "string", "enum": ["p", "q"]}}
+    }}));
+    let mut tags = read.properties()[0].clone();
+    let Kind::MultiSelect(rules) = &mut tags.kind else {
+        panic!("{tags:?}")
+    };
     rules.unique = true;
-    let built =
-        RequestedSchema::new(vec![Property::new("tags", Kind::MultiSelect(rules))]).unwrap();
+    let built = RequestedSchema::builder().field(tags).build().unwrap();
     let Kind::MultiSelect(kept) = &built.properties()[0].kind else {
         panic!("{built:?}")
     };

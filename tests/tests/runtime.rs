@@ -732,39 +732,23 @@ fn a_repeated_unknown_key_keeps_its_last_value() {
 }
 
 #[test]
-fn a_schema_built_from_constructors_writes_the_wire_form_and_validates() {
-    use elicit_core::schema::{
-        Choice, Format, MultiSelectRules, NumberRules, Property, SelectRules, StringRules,
-    };
-    let mut email = StringRules::default();
-    email.format = Some(Format::Email);
-    let mut seats = NumberRules::default();
-    seats.integer = true;
-    seats.minimum = Some(Bound::Int(1));
-    let plain = vec![
-        Choice {
-            value: "a".into(),
-            title: None,
-        },
-        Choice {
-            value: "b".into(),
-            title: None,
-        },
-    ];
-    let mut titled = plain.clone();
-    titled[1].title = Some("Bee".into());
-    let schema = RequestedSchema::new(vec![
-        Property::new("email", Kind::String(email))
-            .with_title("Email")
-            .with_description("Where to write")
-            .with_required(true),
-        Property::new("seats", Kind::Number(seats)),
-        Property::new("plain", Kind::Select(SelectRules::new(plain.clone()))),
-        Property::new("titled", Kind::Select(SelectRules::new(titled.clone()))),
-        Property::new("many", Kind::MultiSelect(MultiSelectRules::new(titled))),
-        Property::new("few", Kind::MultiSelect(MultiSelectRules::new(plain))),
-    ])
-    .unwrap();
+fn a_schema_built_from_fields_writes_the_wire_form_and_validates() {
+    use elicit_core::schema::{Field, Format};
+    let schema = RequestedSchema::builder()
+        .field(
+            Field::string("email")
+                .format(Format::Email)
+                .title("Email")
+                .description("Where to write")
+                .required(),
+        )
+        .field(Field::integer("seats").min(1))
+        .field(Field::select("plain", ["a", "b"]))
+        .field(Field::titled_select("titled", [("a", "a"), ("b", "Bee")]))
+        .field(Field::multi_select("many", [("a", "a"), ("b", "Bee")]))
+        .field(Field::multi_select("few", ["a", "b"]))
+        .build()
+        .unwrap();
     let names: Vec<&str> = schema
         .properties()
         .iter()

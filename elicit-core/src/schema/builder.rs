@@ -36,44 +36,10 @@ pub struct SchemaBuilder {
     dialect: Option<String>,
 }
 
-/// [`RequestedSchema::new`].
-pub(super) fn from_properties(properties: Vec<Property>) -> Result<RequestedSchema, SchemaError> {
-    let mut fields = Vec::with_capacity(properties.len());
-    for property in properties {
-        let one = RequestedSchema::build(vec![property], false, None, Vec::new());
-        let property = &one.properties[0];
-        let json = match serde_json::to_value(&one) {
-            Ok(Value::Object(mut root)) => match root.remove("properties") {
-                Some(Value::Object(mut props)) => props.remove(&property.name),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some(Value::Object(json)) = json else {
-            return Err(SchemaError::property(
-                &property.name,
-                "cannot be written as JSON",
-            ));
-        };
-        let (name, required) = (property.name.clone(), property.required);
-        fields.push(Field {
-            name,
-            required,
-            json,
-        });
-    }
-    RequestedSchema::builder().fields(fields).build()
-}
-
 impl SchemaBuilder {
     /// Adds a property after those added so far.
     pub fn field(mut self, field: impl Into<Field>) -> Self {
         self.fields.push(field.into());
-        self
-    }
-
-    fn fields(mut self, fields: Vec<Field>) -> Self {
-        self.fields = fields;
         self
     }
 
@@ -236,6 +202,54 @@ impl Field {
             json!({"type": "string", "enum": values})
         };
         MultiSelectField(Field::of(name, "array", [("items", items)]))
+    }
+}
+
+/// A property read from another schema, as a field: a proxy that keeps, drops or changes some
+/// of a form's properties builds the new form from them, checked as every field is.
+///
+/// ```
+/// use elicit_core::RequestedSchema;
+/// use elicit_core::schema::Kind;
+///
+/// let read = RequestedSchema::from_json(
+///     r#"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}}}"#,
+/// )?;
+/// let mut builder = RequestedSchema::builder();
+/// for property in read.properties().iter().filter(|p| p.name != "age") {
+///     let mut property = property.clone();
+///     property.required = true;
+///     if let Kind::String(rules) = &mut property.kind {
+///         rules.max_length = Some(40);
+///     }
+///     builder = builder.field(property);
+/// }
+/// let schema = builder.build()?;
+/// assert_eq!(schema.required().collect::<Vec<_>>(), ["name"]);
+/// assert_eq!(serde_json::to_value(&schema)?["properties"]["name"]["maxLength"], 40);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl From<Property> for Field {
+    fn from(property: Property) -> Field {
+        let one = RequestedSchema::build(vec![property], false, None, Vec::new());
+        let property = &one.properties[0];
+        // Written as the wire has it; a property that could not be written has no `type`, which
+        // `build()` refuses, naming it.
+        let json = match serde_json::to_value(&one) {
+            Ok(Value::Object(mut root)) => match root.remove("properties") {
+                Some(Value::Object(mut props)) => props.remove(&property.name),
+                _ => None,
+            },
+            _ => None,
+        };
+        Field {
+            name: property.name.clone(),
+            required: property.required,
+            json: match json {
+                Some(Value::Object(json)) => json,
+                _ => Map::new(),
+            },
+        }
     }
 }
 

@@ -304,8 +304,7 @@ pub struct MultiSelectRules {
 impl SelectRules {
     /// A single-select of `choices`, in display order, with no default. It is written with
     /// titles (`oneOf`) when any choice has one, else as a plain `enum`.
-    #[must_use]
-    pub fn new(choices: Vec<Choice>) -> SelectRules {
+    pub(crate) fn new(choices: Vec<Choice>) -> SelectRules {
         let style = if choices.iter().any(|c| c.title.is_some()) {
             SelectStyle::Titled
         } else {
@@ -322,8 +321,7 @@ impl SelectRules {
 impl MultiSelectRules {
     /// A multi-select of `choices`, in display order, with no bounds and no default. It is
     /// written with titles (`anyOf`) when any choice has one.
-    #[must_use]
-    pub fn new(choices: Vec<Choice>) -> MultiSelectRules {
+    pub(crate) fn new(choices: Vec<Choice>) -> MultiSelectRules {
         MultiSelectRules {
             titled: choices.iter().any(|c| c.title.is_some()),
             choices,
@@ -433,41 +431,6 @@ pub struct Property {
     pub kind: Kind,
 }
 
-impl Property {
-    /// An optional property named `name` on the wire, with no title or description.
-    #[must_use]
-    pub fn new(name: impl Into<String>, kind: Kind) -> Property {
-        Property {
-            name: name.into(),
-            title: None,
-            description: None,
-            required: false,
-            kind,
-        }
-    }
-
-    /// Sets the `title`, the field's label.
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Property {
-        self.title = Some(title.into());
-        self
-    }
-
-    /// Sets the `description`, its help text.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Property {
-        self.description = Some(description.into());
-        self
-    }
-
-    /// Lists the property in the schema's `required`, or not.
-    #[must_use]
-    pub fn with_required(mut self, required: bool) -> Property {
-        self.required = required;
-        self
-    }
-}
-
 /// A requestedSchema: `{"type":"object","properties":{..},"required":[..]}`.
 ///
 /// Serializing it with serde writes exactly the JSON that goes on the wire. Properties keep their
@@ -498,13 +461,6 @@ impl RequestedSchema {
     /// A [`SchemaBuilder`] with no properties.
     pub fn builder() -> SchemaBuilder {
         SchemaBuilder::default()
-    }
-
-    /// A schema of these properties, in this order, checked as the builder and the parser check
-    /// one: each property is written as JSON and read back, so this refuses what
-    /// [`from_value`](Self::from_value) refuses, with the same messages.
-    pub fn new(properties: Vec<Property>) -> Result<RequestedSchema, SchemaError> {
-        builder::from_properties(properties)
     }
 
     /// Parses a requestedSchema as a client receives it.
