@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use elicit_core::ask::AnswerSource;
 use elicit_core::ask::{Ask, Asked, Call, Interrupt, Port};
-use elicit_core::ask::{PortFuture, Request, SendError, StateKey};
+use elicit_core::ask::{PortFuture, SendError, StateKey};
+use elicit_core::client::Request;
 use elicit_core::client::{ElicitMode, ElicitationCapability};
 use elicit_core::{Elicit, ElicitResult, ProtocolVersion, SchemaError};
 use serde_json::{Map, Value, json};

@@ -90,14 +90,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use crate::protocol::client::Request;
 pub use asked::{Asked, Ending, Interrupt};
 pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use memory::MemoryStore;
 pub use port::{Call, Method, Port, PortFuture, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
-pub use sample::{ClientQuestion, RootsQuestion, SampleQuestion};
+pub use sample::ClientQuestion;
 pub use state::Change;
 pub use state::{StateError, StateKey, StateKeyError};
 pub use store::{Claim, Round, RoundStore, StoreError};

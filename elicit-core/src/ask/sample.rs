@@ -1,5 +1,5 @@
 //! The questions for the client itself rather than the person: a completion from its model
-//! ([`SampleQuestion`]) and its roots ([`RootsQuestion`]).
+//! ([`Ask::sample`]) and its roots ([`Ask::roots`]), each a [`ClientQuestion`].
 
 use std::borrow::Cow;
 use std::future::IntoFuture;
@@ -49,7 +49,11 @@ impl Ask {
     /// # Ok(reply.text())
     /// # }
     /// ```
-    pub fn sample(&self, key: impl Into<String>, request: SamplingRequest) -> SampleQuestion<'_> {
+    pub fn sample(
+        &self,
+        key: impl Into<String>,
+        request: SamplingRequest,
+    ) -> ClientQuestion<'_, CreateMessageResult> {
         let about = "a completion from the client's model";
         ClientQuestion::new(self, key.into(), about, Request::Sample(request))
     }
@@ -58,7 +62,7 @@ impl Ask {
     /// with its `uri` and `name`. A question like [`sample`](Ask::sample), gated by the
     /// client's `roots` capability, carried in the sealed state, and deprecated in the
     /// specification in the same way.
-    pub fn roots(&self, key: impl Into<String>) -> RootsQuestion<'_> {
+    pub fn roots(&self, key: impl Into<String>) -> ClientQuestion<'_, Vec<Root>> {
         ClientQuestion::new(self, key.into(), "the client's roots", Request::Roots)
     }
 
@@ -68,7 +72,8 @@ impl Ask {
 }
 
 /// A request for the client itself rather than the person: a completion from its model
-/// ([`SampleQuestion`]) or its roots ([`RootsQuestion`]). Await it for `O`.
+/// ([`Ask::sample`], for a [`CreateMessageResult`]) or its roots ([`Ask::roots`], for a list of
+/// [`Root`]). Await it for `O`.
 #[must_use = "a question is asked when it is awaited"]
 pub struct ClientQuestion<'a, O> {
     ask: &'a Ask,
@@ -77,11 +82,11 @@ pub struct ClientQuestion<'a, O> {
     answer: PhantomData<fn() -> O>,
 }
 
-/// A completion from the client's model. Made by [`Ask::sample`].
-pub type SampleQuestion<'a> = ClientQuestion<'a, CreateMessageResult>;
+/// A completion from the client's model.
+type SampleQuestion<'a> = ClientQuestion<'a, CreateMessageResult>;
 
-/// The client's roots. Made by [`Ask::roots`].
-pub type RootsQuestion<'a> = ClientQuestion<'a, Vec<Root>>;
+/// The client's roots.
+type RootsQuestion<'a> = ClientQuestion<'a, Vec<Root>>;
 
 impl<'a, O> ClientQuestion<'a, O> {
     fn new(ask: &'a Ask, key: String, about: &str, request: Request) -> Self {

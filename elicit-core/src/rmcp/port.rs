@@ -10,7 +10,8 @@ use ::rmcp::service::{PeerRequestOptions, RequestContext, RoleServer, ServiceErr
 use serde_json::Value;
 
 use super::convert::reply_value;
-use crate::ask::{Ask, Call, Method, Port, PortFuture, Request, SendError};
+use crate::ask::{Ask, Call, Method, Port, PortFuture, SendError};
+use crate::client::Request;
 use crate::error::SchemaError;
 use crate::protocol::client::{ClientCapabilities, ElicitationCapability};
 use crate::protocol::jsonrpc::RpcError;

@@ -13,7 +13,8 @@ use ::rust_mcp_sdk::schema::{
 };
 use serde_json::{Map, Value};
 
-use crate::ask::{Ask, Call, Method, Port, Request};
+use crate::ask::{Ask, Call, Method, Port};
+use crate::client::Request;
 use crate::error::SchemaError;
 
 /// A `tools/call` on rust-mcp-sdk, as the engine sees it. The SDK speaks 2026-07-28 only, so

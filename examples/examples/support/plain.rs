@@ -3,8 +3,9 @@
 
 use elicit_core::ProtocolVersion;
 use elicit_core::SchemaError;
-use elicit_core::ask::{Ask, Asked, Call, Ending, Port, Request};
+use elicit_core::ask::{Ask, Asked, Call, Ending, Port};
 use elicit_core::client::ClientCapabilities;
+use elicit_core::client::Request;
 use serde_json::{Value, json};
 
 /// The engine's port for a server that only answers requests: every form goes out whole.
