@@ -10,7 +10,7 @@ use elicit_core::ask::AnswerSource;
 use elicit_core::ask::{Ask, Asked, Call, Interrupt, Port};
 use elicit_core::ask::{PortFuture, SendError, StateKey};
 use elicit_core::client::Request;
-use elicit_core::client::{ElicitMode, ElicitationCapability};
+use elicit_core::client::{Capability, ElicitationCapability};
 use elicit_core::{Elicit, ElicitResult, ProtocolVersion, SchemaError};
 use serde_json::{Map, Value, json};
 
@@ -193,7 +193,7 @@ async fn one_body_on_every_version_without_an_sdk() {
     for version in ProtocolVersion::ALL {
         let port = Scripted::with([oslo()]);
         let ask = Ask::with_port(call(version, None, None), port.clone()).with_key(key());
-        assert!(ask.supports(ElicitMode::Form) && !ask.supports(ElicitMode::Url));
+        assert!(ask.supports(Capability::Form) && !ask.supports(Capability::Url));
         let result = match plan(&ask).await {
             Asked::Done(result) => result,
             Asked::InputRequired(required) => {
@@ -220,7 +220,7 @@ async fn a_client_without_elicitation_sends_nothing() {
         call.protocol_version = Some(version.to_owned());
         let port = Scripted::default();
         let ask = Ask::with_port(call, port.clone()).with_key(key());
-        assert!(!ask.supports(ElicitMode::Form), "{version}");
+        assert!(!ask.supports(Capability::Form), "{version}");
         let asked = plan(&ask).await;
         assert!(matches!(asked, Asked::Stopped(_)), "{version}: {asked:?}");
         assert!(port.shown().is_empty());

@@ -2,7 +2,7 @@
 //! the messages and answers the suite expects: shared by the conformance servers of both SDKs,
 //! whose bodies are one text.
 
-use elicit_core::client::ElicitMode;
+use elicit_core::client::Capability;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, SamplingRequest};
 
@@ -89,7 +89,7 @@ fn greeting() -> SamplingRequest {
 
 /// A form where the client can show one; else a greeting written by the client's model.
 pub async fn capabilities(ask: Ask) -> Asked<String> {
-    if ask.supports(ElicitMode::Form) {
+    if ask.supports(Capability::Form) {
         return greet(ask).await;
     }
     ask.run(async { Ok(ask.sample("greeting", greeting()).await?.text()) })

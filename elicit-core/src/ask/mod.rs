@@ -403,14 +403,13 @@ impl Ask {
             .is_ok_and(|version| version.has_input_requests())
     }
 
-    /// Whether the client can take a question that needs `capability` (an
-    /// [`ElicitMode`](crate::client::ElicitMode), or a [`Capability`]): it declared it, on a
-    /// version with elicitation. A body can choose another way before it asks; a question it
+    /// Whether the client can take a question that needs `capability` (`Capability::Form` for
+    /// a form): it declared it, on a version with elicitation. A body can choose another way before it asks; a question it
     /// cannot take ends as [`Interrupt::MissingCapability`] on every version, or is answered
     /// from the arguments where it opted in.
     #[must_use]
-    pub fn supports(&self, capability: impl Into<Capability>) -> bool {
-        self.version.is_ok() && self.capabilities.supports(capability.into())
+    pub fn supports(&self, capability: Capability) -> bool {
+        self.version.is_ok() && self.capabilities.supports(capability)
     }
 
     /// Every attempt at the question under `key` so far: with a retry policy, one per time it

@@ -263,25 +263,6 @@ impl UrlElicitationRequired<'static> {
     }
 }
 
-/// The two modes of elicitation a client may declare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ElicitMode {
-    /// A form, with a `requestedSchema`.
-    Form,
-    /// A page the user opens (URL mode).
-    Url,
-}
-
-impl std::fmt::Display for ElicitMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ElicitMode::Form => "form",
-            ElicitMode::Url => "URL",
-        })
-    }
-}
-
 /// The elicitation capability a client declares in `capabilities.elicitation`: which modes it
 /// can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -344,15 +325,6 @@ impl ElicitationCapability {
             ElicitationCapability { form, url }
         }
     }
-
-    /// Whether the client can show a request of `mode`.
-    #[must_use]
-    pub fn supports(self, mode: ElicitMode) -> bool {
-        match mode {
-            ElicitMode::Form => self.form,
-            ElicitMode::Url => self.url,
-        }
-    }
 }
 
 /// What a request needs the client to have declared.
@@ -369,15 +341,6 @@ pub enum Capability {
     SamplingTools,
     /// Roots.
     Roots,
-}
-
-impl From<ElicitMode> for Capability {
-    fn from(mode: ElicitMode) -> Self {
-        match mode {
-            ElicitMode::Form => Capability::Form,
-            ElicitMode::Url => Capability::Url,
-        }
-    }
 }
 
 impl Capability {
