@@ -404,9 +404,9 @@ impl Ask {
     }
 
     /// Whether the client can take a question that needs `capability` (`Capability::Form` for
-    /// a form): it declared it, on a version with elicitation. A body can choose another way before it asks; a question it
-    /// cannot take ends as [`Interrupt::MissingCapability`] on every version, or is answered
-    /// from the arguments where it opted in.
+    /// a form): it declared it, on a version with elicitation. A body can choose another way
+    /// before it asks; a question it cannot take ends as [`Interrupt::MissingCapability`] on
+    /// every version, or is answered from the arguments where it opted in.
     #[must_use]
     pub fn supports(&self, capability: Capability) -> bool {
         self.version.is_ok() && self.capabilities.supports(capability)

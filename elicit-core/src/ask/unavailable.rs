@@ -119,7 +119,8 @@ fn field(p: &Property) -> String {
     out.push_str(&words::kind(&p.kind));
     if let Some(bounds) = words::bounds(p) {
         // The kind already says "a whole number".
-        let bounds = bounds.strip_suffix(", a whole number").unwrap_or(&bounds);
+        let whole = format!(", {}", words::json_type("integer"));
+        let bounds = bounds.strip_suffix(whole.as_str()).unwrap_or(&bounds);
         out.push_str(&format!(", {bounds}"));
     }
     out.push_str(if p.required {
