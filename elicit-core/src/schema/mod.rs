@@ -13,7 +13,9 @@
 //! field back through the same parser as a schema that arrives as JSON, so it refuses (a bound
 //! above its other bound, no choices, a repeated choice or name) and lints (a default that
 //! breaks its own rules) exactly what that parser does, and the form keeps the order it was
-//! built in.
+//! built in. The builder is the one way to make a schema in code: [`Property`] and [`Kind`] are
+//! for reading, and a property read from another schema is a field too, so a proxy that keeps,
+//! drops or changes a form's properties builds the new form from them.
 //!
 //! ```
 //! use elicit_core::RequestedSchema;
