@@ -54,8 +54,7 @@ pub use protocol::sampling::{
     CreateMessageResult, Role, Root, SamplingContent, SamplingMessage, SamplingRequest, StopReason,
 };
 pub use protocol::url_mode::{
-    ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitResult, UrlElicitationRequired,
-    UrlRequest, UrlRequestError,
+    ElicitationComplete, UrlElicitResult, UrlElicitationRequired, UrlRequest, UrlRequestError,
 };
 pub use reply::Content;
 pub use result::{ElicitAction, ElicitResult};

@@ -140,6 +140,9 @@ fn the_completion_notification_and_the_32042_error() {
 
     let page = UrlRequest::new(v25, "Sign in", "https://example.com/in", "in-1").unwrap();
     let error = UrlElicitationRequired::new(v25, "Sign in first", vec![page]).unwrap();
+    // The code the 2025-11-25 schema fixes for this error (`"const": -32042`).
+    assert_eq!(UrlElicitationRequired::CODE, -32042);
+    assert_eq!(error.error_object()["code"], -32042);
     let read = UrlElicitationRequired::from_error(&error.error_object()).unwrap();
     assert_eq!(read, error);
     let mut other = error.error_object();

@@ -9,8 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::error::SchemaError;
 use crate::protocol::sampling::SamplingRequest;
 use crate::protocol::url_mode::{
-    ElicitationComplete, URL_ELICITATION_REQUIRED, UrlElicitationRequired, UrlRequest,
-    UrlRequestError,
+    ElicitationComplete, UrlElicitationRequired, UrlRequest, UrlRequestError,
 };
 use crate::schema::RequestedSchema;
 use crate::schema::request::FormRequest;
@@ -235,10 +234,9 @@ impl UrlElicitationRequired<'static> {
     /// (2025-11-25): `{"code": -32042, "message": .., "data": {"elicitations": [..]}}`, each
     /// elicitation a URL-mode request.
     pub fn from_error(error: &Value) -> Result<Self, ReadError> {
-        if error.get("code").and_then(Value::as_i64) != Some(URL_ELICITATION_REQUIRED) {
-            return Err(shape(format!(
-                "the error's code is not {URL_ELICITATION_REQUIRED}"
-            )));
+        let code = UrlElicitationRequired::CODE;
+        if error.get("code").and_then(Value::as_i64) != Some(code) {
+            return Err(shape(format!("the error's code is not {code}")));
         }
         let message = error
             .get("message")

@@ -322,9 +322,6 @@ impl ElicitationComplete {
     }
 }
 
-/// The JSON-RPC error code of [`UrlElicitationRequired`].
-pub const URL_ELICITATION_REQUIRED: i64 = -32042;
-
 /// The `-32042` URLElicitationRequiredError (2025-11-25): a request failed because the user must
 /// first complete one or more URL elicitations, listed in `data.elicitations`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -334,6 +331,9 @@ pub struct UrlElicitationRequired<'a> {
 }
 
 impl<'a> UrlElicitationRequired<'a> {
+    /// Its JSON-RPC error code.
+    pub const CODE: i64 = -32042;
+
     /// The error, with its message and the URL elicitations to complete. Only 2025-11-25 has it;
     /// every elicitation must be written for that version.
     pub fn new(
@@ -365,7 +365,7 @@ impl<'a> UrlElicitationRequired<'a> {
     /// The JSON-RPC error object: `{"code":-32042,"message":..,"data":{"elicitations":[..]}}`.
     pub fn error_object(&self) -> Value {
         json!({
-            "code": URL_ELICITATION_REQUIRED,
+            "code": Self::CODE,
             "message": self.message,
             "data": { "elicitations": self.elicitations.iter().map(UrlRequest::to_value).collect::<Vec<_>>() },
         })
