@@ -272,3 +272,52 @@ fn a_default_that_breaks_its_field_is_linted_and_never_filled_in() {
         assert_eq!(content.get("f"), None, "not filled in");
     }
 }
+
+/// A Rust set's field refuses the same choice twice without sending `uniqueItems`. A proxy
+/// that builds a form from the derived form's properties keeps that rule: a reply the derived
+/// form refuses, the built one refuses too.
+#[test]
+fn a_set_fields_rule_survives_a_rebuild() {
+    #[derive(serde::Deserialize, schemars::JsonSchema, elicit_core::Elicit)]
+    #[allow(dead_code)]
+    /// Labels
+    struct Labels {
+        labels: std::collections::BTreeSet<Label>,
+    }
+    #[derive(
+        serde::Deserialize,
+        schemars::JsonSchema,
+        elicit_core::Elicit,
+        PartialEq,
+        Eq,
+        PartialOrd,
+        Ord,
+    )]
+    enum Label {
+        Bug,
+        Docs,
+    }
+    use elicit_core::Elicit as _;
+
+    let derived = Labels::requested_schema();
+    let rebuilt = derived
+        .properties()
+        .iter()
+        .cloned()
+        .fold(RequestedSchema::builder(), |b, p| b.field(p))
+        .build()
+        .unwrap();
+    let reply = json!({"action": "accept", "content": {"labels": ["Bug", "Bug"]}});
+    for schema in [derived, &rebuilt] {
+        let Kind::MultiSelect(rules) = &schema.properties()[0].kind else {
+            panic!("a multi-select");
+        };
+        assert!(rules.refuses_repeats());
+        let error = schema.parse_reply_value(&reply).unwrap_err();
+        assert!(error.to_string().contains("labels"), "{error}");
+    }
+    assert_eq!(
+        serde_json::to_value(&rebuilt).unwrap(),
+        serde_json::to_value(derived).unwrap()
+    );
+}
