@@ -406,6 +406,30 @@ async fn a_hand_written_reask_after_a_cancel_asks_again() {
     }
 }
 
+/// By default a cancel is asked once more; a question whose policy says no takes the cancel
+/// as final.
+#[tokio::test(flavor = "current_thread")]
+async fn a_cancel_is_asked_again_only_where_the_policy_says_so() {
+    use elicit_core::ask::RetryPolicy;
+
+    for version in ProtocolVersion::ALL {
+        for (retry, shown, action) in [(true, 2, "Accept"), (false, 1, "Cancel")] {
+            let port = Scripted::with([cancel(), oslo()]);
+            let policy = RetryPolicy::default().with_cancel_retry(retry);
+            let body = async move |ask: &Ask| {
+                ask.run(async {
+                    let trip = ask.form::<Trip>("trip").retrying(policy).await?;
+                    Ok(format!("{:?}", trip.action()))
+                })
+                .await
+            };
+            let (asked, _) = drive(version, &port, call(version, None, None), body).await;
+            assert_eq!(done(asked), action, "{version}, retry {retry}");
+            assert_eq!(port.shown().len(), shown, "{version}, retry {retry}");
+        }
+    }
+}
+
 /// After a decline, awaiting the key again asks nothing: a decline is a hard stop.
 #[tokio::test(flavor = "current_thread")]
 async fn a_reask_after_a_decline_returns_the_decline() {
@@ -741,6 +765,46 @@ async fn a_round_still_running_elsewhere_ends_in_progress() {
     assert_eq!(error.code, -32603);
     assert!(error.message.contains("still being answered"), "{error:?}");
     assert_eq!(paid.load(Ordering::SeqCst), 0);
+}
+
+/// A round is claimed for the key's lease: a minute by default, or what `with_lease` says.
+#[tokio::test(flavor = "current_thread")]
+async fn a_round_is_claimed_for_the_keys_lease() {
+    use elicit_core::ask::{Claim, MemoryStore, Round, RoundStore, StoreError};
+    use std::sync::{Arc, Mutex};
+
+    /// A memory store that notes the lease of each claim.
+    #[derive(Clone, Default)]
+    struct Leases(Arc<Mutex<Vec<Duration>>>, Arc<MemoryStore>);
+    impl RoundStore for Leases {
+        async fn claim(&self, round: &Round, lease: Duration) -> Result<Claim, StoreError> {
+            self.0.lock().unwrap().push(lease);
+            self.1.claim(round, lease).await
+        }
+        async fn record(&self, round: &Round, response: &Value) -> Result<(), StoreError> {
+            self.1.record(round, response).await
+        }
+        async fn release(&self, round: &Round) -> Result<(), StoreError> {
+            self.1.release(round).await
+        }
+    }
+    for (lease, expected) in [
+        (None, StateKey::DEFAULT_LEASE),
+        (Some(5), Duration::from_secs(5)),
+    ] {
+        let leases = Leases::default();
+        let mut key = key().with_store(leases.clone());
+        if let Some(secs) = lease {
+            key = key.with_lease(Duration::from_secs(secs));
+        }
+        let retry = final_retry(&key).await;
+        let paid = AtomicU32::new(0);
+        let asked = pay(&paid)(&Ask::with_port(retry, Scripted::default()).with_key(key)).await;
+        assert!(matches!(asked, Asked::Done(_)), "{asked:?}");
+        let seen = leases.0.lock().unwrap().clone();
+        assert!(!seen.is_empty(), "the final retry claimed its round");
+        assert!(seen.iter().all(|l| *l == expected), "{seen:?}");
+    }
 }
 
 /// Inside one `all`, the questions' first attempts share a round and so do their second
