@@ -5,7 +5,8 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use elicit_benches::{accept_reply, large, schema_text, small};
-use elicit_core::{Elicit, ElicitResult, Limits, RequestedSchema};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Elicit, ElicitResult, Limits};
 use rmcp::model as m;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

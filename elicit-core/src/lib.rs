@@ -58,7 +58,6 @@ pub use protocol::url_mode::{
 };
 pub use reply::Content;
 pub use result::{ElicitAction, ElicitResult};
-pub use schema::RequestedSchema;
 pub use schema::request::FormRequest;
 #[cfg(feature = "time")]
 pub use types::time;

@@ -14,7 +14,7 @@ impl ElicitError {
     /// answered.
     ///
     /// ```
-    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::RequestedSchema;
     /// use elicit_core::schema::Field;
     ///
     /// let schema = RequestedSchema::builder()

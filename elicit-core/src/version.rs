@@ -11,7 +11,7 @@ use std::str::FromStr;
 /// [`Elicit::requested_schema_for`](crate::Elicit::requested_schema_for) and
 /// [`Elicit::form_request_for`](crate::Elicit::form_request_for) (`requested_schema()` is the
 /// newest); a schema that arrives as JSON with
-/// [`RequestedSchema::for_version`](crate::RequestedSchema::for_version) or
+/// [`RequestedSchema::for_version`](crate::schema::RequestedSchema::for_version) or
 /// [`FormRequest::with_version`](crate::FormRequest::with_version). What each version is sent:
 ///
 /// | | 2025-06-18 | 2025-11-25 | 2026-07-28 |
@@ -21,7 +21,7 @@ use std::str::FromStr;
 /// | `default` on string, number, integer and single-select | left out (the field stays optional; serde still fills it on parse) | sent | sent |
 /// | untitled single-select | `enum` | `enum` | `enum` |
 /// | titled single-select | `enum` + `enumNames` | `oneOf: [{const, title}]` | `oneOf: [{const, title}]` |
-/// | multi-select (`Vec`/`BTreeSet`/`HashSet` of an enum) | one optional boolean per choice, `FIELD__CHOICE`, titled "Field: Choice" (the field's description on the first, its default list as the booleans' defaults), read back into the list by [`unfold_reply`](crate::RequestedSchema::unfold_reply) (`Ask` does it), so `minItems`, `maxItems` and uniqueness are checked on the field; a field named as one of the boxes is refused | `items.enum` or `items.anyOf` | `items.enum` or `items.anyOf` |
+/// | multi-select (`Vec`/`BTreeSet`/`HashSet` of an enum) | one optional boolean per choice, `FIELD__CHOICE`, titled "Field: Choice" (the field's description on the first, its default list as the booleans' defaults), read back into the list by [`unfold_reply`](crate::schema::RequestedSchema::unfold_reply) (`Ask` does it), so `minItems`, `maxItems` and uniqueness are checked on the field; a field named as one of the boxes is refused | `items.enum` or `items.anyOf` | `items.enum` or `items.anyOf` |
 /// | `$schema` | not sent | not sent | not sent |
 /// | form request `mode` | absent from [`FormRequest`](crate::FormRequest)'s params; rmcp's model adds `"mode":"form"`, which every client tested accepts | `"form"` | `"form"` |
 /// | URL mode (`UrlRequest`) | refused | `mode: "url"` with `elicitationId` | `mode: "url"`, no `elicitationId` (its `inputRequests` key names it) |
@@ -32,7 +32,7 @@ use std::str::FromStr;
 /// `$schema` is optional from 2025-11-25 on and carries nothing a client needs (MCP fixes the
 /// dialect). The TypeScript SDK client strips it before its handler sees the request and the Python
 /// client passes it through untouched, so leaving it out is accepted everywhere;
-/// [`RequestedSchema::set_dialect`](crate::RequestedSchema::set_dialect) adds it where a peer wants it.
+/// [`RequestedSchema::set_dialect`](crate::schema::RequestedSchema::set_dialect) adds it where a peer wants it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ProtocolVersion {
     /// `2025-06-18`: elicitation introduced (form mode only).

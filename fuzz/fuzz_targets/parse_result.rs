@@ -4,7 +4,8 @@
 
 use std::sync::OnceLock;
 
-use elicit_core::{Limits, RequestedSchema};
+use elicit_core::Limits;
+use elicit_core::schema::RequestedSchema;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 

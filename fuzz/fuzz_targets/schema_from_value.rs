@@ -2,7 +2,7 @@
 //! write itself out and read back the same.
 #![no_main]
 
-use elicit_core::RequestedSchema;
+use elicit_core::schema::RequestedSchema;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

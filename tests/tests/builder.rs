@@ -1,8 +1,9 @@
 //! `RequestedSchema::builder()`: every kind built without struct literals, the wire form it
 //! writes, and the parser's refusals at `build()`.
 
+use elicit_core::ProtocolVersion;
+use elicit_core::schema::RequestedSchema;
 use elicit_core::schema::{Field, Format, Kind};
-use elicit_core::{ProtocolVersion, RequestedSchema};
 use serde_json::json;
 
 #[test]

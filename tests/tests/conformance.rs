@@ -7,7 +7,8 @@
 //! - schema `null`: the case is about the envelope or a type rule; it runs through its Rust
 //!   equivalent below, or is listed as not applicable with a reason.
 
-use elicit_core::{ElicitResult, ProtocolVersion, RequestedSchema, UrlElicitResult, UrlRequest};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{ElicitResult, ProtocolVersion, UrlElicitResult, UrlRequest};
 use serde_json::{Value, json};
 
 /// Cases that do not apply to this crate, each with the reason. Kept short on purpose.

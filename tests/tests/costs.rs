@@ -6,7 +6,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use elicit_core::{Limits, RequestedSchema, Rule};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Limits, Rule};
 use serde_json::json;
 
 struct Counting;

@@ -1,7 +1,8 @@
 //! Hostile input: no panic, bounded work, and a clear error. Each case here is a row of the
 //! README's "bad input → what you get" table.
 
-use elicit_core::{Elicit, ElicitError, ElicitResult, Limits, RequestedSchema, Rule};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Elicit, ElicitError, ElicitResult, Limits, Rule};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! The schema model's own API, pinned: comparisons, accessors and setters, and the paths a
 //! reply takes only for large forms (long choice lists, more than 64 properties).
 
-use elicit_core::RequestedSchema;
+use elicit_core::schema::RequestedSchema;
 use elicit_core::schema::{Bound, Kind, Pattern};
 use serde_json::{Value, json};
 

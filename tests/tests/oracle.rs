@@ -18,7 +18,8 @@
 //!   untouched text box; JSON Schema refuses it. The oracle is asked about the content without
 //!   such blanks (`tests/rules/values.rs` pins the reading on every entry point).
 
-use elicit_core::{Limits, RequestedSchema};
+use elicit_core::Limits;
+use elicit_core::schema::RequestedSchema;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 

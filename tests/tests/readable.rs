@@ -2,7 +2,8 @@
 //! the form showed, on one line.
 
 use elicit_core::schema::Field;
-use elicit_core::{Elicit, ElicitResult, Invalid, RequestedSchema};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Elicit, ElicitResult, Invalid};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;

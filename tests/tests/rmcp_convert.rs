@@ -1,9 +1,10 @@
 //! The conversions between this crate's types and rmcp's model types, both ways, and the
 //! strict reading of rmcp's protocol versions.
 
+use elicit_core::schema::RequestedSchema;
 use elicit_core::{
     Elicit, ElicitResult, FormRequest, InputRequests, InputRequired, ProtocolVersion,
-    RequestedSchema, UrlElicitResult, UrlRequest,
+    UrlElicitResult, UrlRequest,
 };
 use rmcp::model::*;
 use schemars::JsonSchema;

@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use elicit_core::{Elicit, ElicitResult, RequestedSchema};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Elicit, ElicitResult};
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -3,7 +3,8 @@
 
 use elicit_core::schema::Bound;
 use elicit_core::schema::Kind;
-use elicit_core::{Elicit, ElicitResult, RequestedSchema, Rule};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Elicit, ElicitResult, Rule};
 mod common;
 
 use proptest::prelude::*;

@@ -618,7 +618,7 @@ fn integer_fields_are_bounded_by_their_type() {
 
 #[test]
 fn schema_text_with_a_key_twice_is_refused_at_any_level() {
-    use elicit_core::RequestedSchema;
+    use elicit_core::schema::RequestedSchema;
     for (text, at) in [
         (
             r#"{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}}}"#,
@@ -651,7 +651,7 @@ fn schema_text_with_a_key_twice_is_refused_at_any_level() {
 
 #[test]
 fn bounds_that_no_value_meets_are_refused() {
-    use elicit_core::RequestedSchema;
+    use elicit_core::schema::RequestedSchema;
     let field = |rules: Value| {
         let mut property = json!({});
         property

@@ -125,7 +125,7 @@ struct Simple {
     day: chrono::NaiveDate,
 }
 
-fn wire(schema: &elicit_core::RequestedSchema) -> Value {
+fn wire(schema: &elicit_core::schema::RequestedSchema) -> Value {
     serde_json::to_value(schema).unwrap()
 }
 

@@ -301,7 +301,7 @@ impl Ask {
 }
 
 /// A reply as the question's form holds it: on 2025-06-18, a multi-select's boxes folded back
-/// into its list ([`RequestedSchema::unfold_reply`](crate::RequestedSchema::unfold_reply)).
+/// into its list ([`RequestedSchema::unfold_reply`](crate::schema::RequestedSchema::unfold_reply)).
 fn unfold(question: &dyn Asking, version: ProtocolVersion, reply: &Value) -> Value {
     match question.schema() {
         Some(schema) => schema.unfold_reply(version, reply).into_owned(),

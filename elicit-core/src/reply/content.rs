@@ -22,7 +22,7 @@ impl RequestedSchema {
     /// properties it leaves out (not a default that breaks its own property's rules).
     ///
     /// ```
-    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::RequestedSchema;
     /// use serde_json::json;
     ///
     /// let schema = RequestedSchema::from_value(json!({

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::error::SchemaError;
 use crate::protocol::client::Request;
-use crate::protocol::input::{InputRequests, InputRequired, InputResponses};
+use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
 use crate::result::ElicitResult;
 use crate::schema::request::FormRequest;
@@ -306,17 +306,6 @@ impl TryFrom<&m::InputRequiredResult> for InputRequired {
             Some(state) => required.with_request_state(state.clone()),
             None => required,
         })
-    }
-}
-
-impl InputResponses {
-    /// The answers of a retried request as rmcp hands them to a tool: its `InputResponses` and
-    /// `RequestState` extractors, or the `input_responses` and `request_state` of the params.
-    pub fn from_rmcp(responses: Option<&m::InputResponses>, request_state: Option<&str>) -> Self {
-        let responses = responses
-            .map(|map| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-            .unwrap_or_default();
-        InputResponses::new(responses, request_state.map(str::to_owned))
     }
 }
 

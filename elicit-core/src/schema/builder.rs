@@ -14,7 +14,7 @@ use crate::limits::Limits;
 /// Builds a [`RequestedSchema`] one property at a time, in the order the form shows them.
 ///
 /// ```
-/// use elicit_core::RequestedSchema;
+/// use elicit_core::schema::RequestedSchema;
 /// use elicit_core::schema::{Field, Format};
 ///
 /// let schema = RequestedSchema::builder()
@@ -215,7 +215,7 @@ impl Field {
 /// of a form's properties builds the new form from them, checked as every field is.
 ///
 /// ```
-/// use elicit_core::RequestedSchema;
+/// use elicit_core::schema::RequestedSchema;
 /// use elicit_core::schema::Kind;
 ///
 /// let read = RequestedSchema::from_json(
@@ -453,7 +453,7 @@ impl SelectField {
     /// given it.
     ///
     /// ```
-    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::RequestedSchema;
     /// use elicit_core::schema::Field;
     ///
     /// let schema = RequestedSchema::builder()

@@ -18,7 +18,7 @@
 //! drops or changes a form's properties builds the new form from them.
 //!
 //! ```
-//! use elicit_core::RequestedSchema;
+//! use elicit_core::schema::RequestedSchema;
 //! use elicit_core::schema::{Field, Format};
 //!
 //! let schema = RequestedSchema::builder()
@@ -43,7 +43,7 @@
 //! `RequestedSchema`), keeping their property order.
 //!
 //! ```
-//! use elicit_core::RequestedSchema;
+//! use elicit_core::schema::RequestedSchema;
 //! use serde_json::json;
 //!
 //! let schema = RequestedSchema::from_json(
@@ -537,7 +537,7 @@ impl RequestedSchema {
     /// changes later changes the hint with it.
     ///
     /// ```
-    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::RequestedSchema;
     /// use elicit_core::schema::Field;
     ///
     /// let schema = RequestedSchema::builder()
@@ -562,7 +562,7 @@ impl RequestedSchema {
     /// booleans').
     ///
     /// ```
-    /// use elicit_core::RequestedSchema;
+    /// use elicit_core::schema::RequestedSchema;
     /// use elicit_core::schema::Field;
     ///
     /// let schema = RequestedSchema::builder()

@@ -393,7 +393,7 @@ async fn the_fields_listed_without_a_form_name_each_kind_in_the_same_words() {
         }
     }
     // A person who sent the wrong type reads the same words for it.
-    let schema = elicit_core::RequestedSchema::builder()
+    let schema = elicit_core::schema::RequestedSchema::builder()
         .field(elicit_core::schema::Field::boolean("news").title("News"))
         .build()
         .unwrap();

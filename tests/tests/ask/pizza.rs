@@ -197,7 +197,7 @@ fn the_runtime_schema_writes_and_reads_the_boxes_the_same_way() {
     );
     assert!(schema.parse_reply_value(&unfolded).is_ok());
     // A default list ticks its boxes where the version allows a boolean default.
-    let with_default = elicit_core::RequestedSchema::from_value(json!({
+    let with_default = elicit_core::schema::RequestedSchema::from_value(json!({
         "type": "object",
         "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b"]}, "default": ["b"]}}
     }))
@@ -211,7 +211,7 @@ fn the_runtime_schema_writes_and_reads_the_boxes_the_same_way() {
     assert_eq!(old["properties"]["tags__a"]["default"], false);
     assert_eq!(old["properties"]["tags__b"]["default"], true);
     // A field whose name is a box's is refused, naming it.
-    let clash = elicit_core::RequestedSchema::from_value(json!({
+    let clash = elicit_core::schema::RequestedSchema::from_value(json!({
         "type": "object",
         "properties": {
             "tags": {"type": "array", "items": {"enum": ["a"]}},

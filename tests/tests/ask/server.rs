@@ -221,7 +221,7 @@ async fn pick(ask: &Ask, repos: Vec<String>) -> Asked<CallToolResult> {
 /// A form built at run time, answered as `Content`.
 async fn sized(ask: &Ask) -> Asked<CallToolResult> {
     ask.run(async {
-        let schema = elicit_core::RequestedSchema::builder()
+        let schema = elicit_core::schema::RequestedSchema::builder()
             .field(elicit_core::schema::Field::select("size", ["s", "m", "l"]).required())
             .field(elicit_core::schema::Field::integer("count").range(1, 9))
             .build()?;
@@ -236,7 +236,7 @@ async fn sized(ask: &Ask) -> Asked<CallToolResult> {
 async fn contact_args(ask: &Ask) -> Asked<CallToolResult> {
     use elicit_core::schema::{Field, Format};
     ask.run(async {
-        let schema = elicit_core::RequestedSchema::builder()
+        let schema = elicit_core::schema::RequestedSchema::builder()
             .field(Field::string("email").format(Format::Email).required())
             .field(Field::string("site").format(Format::Uri))
             .field(Field::string("day").format(Format::Date))
@@ -253,8 +253,8 @@ async fn contact_args(ask: &Ask) -> Asked<CallToolResult> {
 }
 
 /// A run-time schema with a rule rmcp's schema model cannot hold: a `pattern`.
-fn zip_schema() -> elicit_core::RequestedSchema {
-    elicit_core::RequestedSchema::from_value(json!({
+fn zip_schema() -> elicit_core::schema::RequestedSchema {
+    elicit_core::schema::RequestedSchema::from_value(json!({
         "type": "object",
         "properties": {"zip": {"type": "string", "pattern": "^[0-9]{5}$"}},
         "required": ["zip"]

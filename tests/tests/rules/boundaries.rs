@@ -1,6 +1,7 @@
 //! Every rule pinned at its boundary, on both sides.
 
-use elicit_core::{Elicit, ElicitResult, Limits, RequestedSchema, Rule};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Elicit, ElicitResult, Limits, Rule};
 use serde_json::{Value, json};
 
 fn rules(property: Value, value: Value) -> Vec<Rule> {

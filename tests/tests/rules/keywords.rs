@@ -3,7 +3,8 @@
 //! its own property's rules is linted and never filled in.
 
 use elicit_core::schema::Pattern;
-use elicit_core::{ElicitResult, Limits, RequestedSchema, Rule};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{ElicitResult, Limits, Rule};
 use serde_json::{Value, json};
 
 fn with(property: Value) -> Result<RequestedSchema, elicit_core::SchemaError> {

@@ -1,7 +1,8 @@
 //! Numbers are read correctly rounded on every path, integer fields take only integers, and
 //! bounds are compared exactly.
 
-use elicit_core::{Elicit, ElicitResult, RequestedSchema, Rule};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Elicit, ElicitResult, Rule};
 use serde_json::{Value, json};
 
 fn schema(property: Value) -> RequestedSchema {

@@ -2,7 +2,8 @@
 //! reply text: booleans where they belong and nowhere else, integral floats kept as floats in a
 //! `number` property, and the pattern budget charged for an empty string.
 
-use elicit_core::{Elicit, ElicitResult, Limits, RequestedSchema, Rule};
+use elicit_core::schema::RequestedSchema;
+use elicit_core::{Elicit, ElicitResult, Limits, Rule};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;

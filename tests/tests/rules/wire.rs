@@ -1,8 +1,9 @@
 //! Wire rules of the specification that requests and results are held to.
 
+use elicit_core::schema::RequestedSchema;
 use elicit_core::{
     Elicit, FormRequest, InputRequests, InputRequired, InputResponses, ProtocolVersion,
-    RequestedSchema, UrlElicitationRequired, UrlRequest,
+    UrlElicitationRequired, UrlRequest,
 };
 use serde_json::json;
 

@@ -10,7 +10,7 @@ struct Form {
     second: std::collections::BTreeMap<String, u8>,
 }
 
-fn use_it() -> &'static elicit_core::RequestedSchema {
+fn use_it() -> &'static elicit_core::schema::RequestedSchema {
     <Form as Elicit>::requested_schema()
 }
 fn main() {}

@@ -9,7 +9,7 @@ struct Pick<T, const N: usize> {
     label: String,
 }
 
-fn schema<T: Elicit>() -> &'static elicit_core::RequestedSchema {
+fn schema<T: Elicit>() -> &'static elicit_core::schema::RequestedSchema {
     T::requested_schema()
 }
 
