@@ -16,7 +16,7 @@ use super::state::{Identity, digest};
 use super::step::Facts;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::protocol::client::{Capability, Request};
-use crate::protocol::sampling::{CreateMessageResult, ListRootsResult, Root, SamplingRequest};
+use crate::protocol::sampling::{CreateMessageResult, Root, SamplingRequest};
 use crate::result::ElicitAction;
 
 impl Ask {
@@ -181,6 +181,12 @@ impl sealed::Asks for SampleQuestion<'_> {
     fn action(_: &CreateMessageResult) -> ElicitAction {
         ElicitAction::Accept
     }
+}
+
+/// The client's answer to `roots/list`.
+#[derive(serde::Deserialize)]
+struct ListRootsResult {
+    roots: Vec<Root>,
 }
 
 impl sealed::Asks for RootsQuestion<'_> {

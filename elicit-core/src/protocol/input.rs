@@ -61,6 +61,7 @@ pub struct InputRequests {
 
 impl InputRequests {
     /// Requests as written on the wire, by key.
+    #[cfg(feature = "ask")]
     pub(crate) fn from_entries(entries: Map<String, Value>) -> Self {
         InputRequests { entries }
     }

@@ -322,12 +322,6 @@ impl Root {
     }
 }
 
-/// The client's answer to `roots/list`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct ListRootsResult {
-    pub(crate) roots: Vec<Root>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,11 +5,11 @@
 
 use super::{Choice, Kind, Property};
 use crate::bound::Bound;
-use crate::format::Format;
 
 /// What a value of `kind` is: "text", "an email address", "a whole number",
 /// `one of "in" (Indoor), "out"`. Choices are named by their values, which is what a caller
 /// writes back.
+#[cfg(feature = "ask")]
 pub(crate) fn kind(kind: &Kind) -> String {
     match kind {
         Kind::String(r) => match r.format {
@@ -37,7 +37,9 @@ pub(crate) fn json_type(name: &str) -> String {
 }
 
 /// A format with its article: "an email address", "a date, such as 2026-12-24".
-fn format(format: Format) -> String {
+#[cfg(feature = "ask")]
+fn format(format: crate::format::Format) -> String {
+    use crate::format::Format;
     let article = match format {
         Format::Email | Format::Uri => "an",
         Format::Date | Format::DateTime => "a",
@@ -55,6 +57,7 @@ pub(crate) fn labels(choices: &[Choice]) -> String {
 }
 
 /// The choices by value, each with its title where that differs: `"in" (Indoor), "out"`.
+#[cfg(feature = "ask")]
 fn values(choices: &[Choice]) -> String {
     let values: Vec<String> = choices
         .iter()
