@@ -532,14 +532,17 @@ fn satisfiable(rules: &NumberRules) -> bool {
     let low = tightest(rules.minimum, rules.exclusive_minimum, true);
     let high = tightest(rules.maximum, rules.exclusive_maximum, false);
     if rules.integer {
-        // The smallest and the largest whole number the bounds allow.
-        let least = low.map(|(b, ex)| {
-            let v = b.as_f64();
-            if ex { v.floor() + 1.0 } else { v.ceil() }
+        // The smallest and the largest whole number the bounds allow, exactly: an integer bound
+        // is held as one, and a float bound has a fraction (or lies beyond every `i128`).
+        let least = low.map(|(b, ex)| match b {
+            Bound::Int(i) if ex => i.saturating_add(1),
+            Bound::Int(i) => i,
+            Bound::Float(f) => f.ceil() as i128,
         });
-        let most = high.map(|(b, ex)| {
-            let v = b.as_f64();
-            if ex { v.ceil() - 1.0 } else { v.floor() }
+        let most = high.map(|(b, ex)| match b {
+            Bound::Int(i) if ex => i.saturating_sub(1),
+            Bound::Int(i) => i,
+            Bound::Float(f) => f.floor() as i128,
         });
         return match (least, most) {
             (Some(least), Some(most)) => least <= most,
