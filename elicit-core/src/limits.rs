@@ -12,7 +12,8 @@
 ///   past it is refused with [`Rule::PatternBudget`](crate::Rule::PatternBudget)); an error
 ///   keeps the first `max_violations` violations and counts the rest. Nesting depth is capped
 ///   by `serde_json` (128 levels) whatever the limits.
-/// - **Schemas** ([`RequestedSchema::from_json_with`](crate::schema::RequestedSchema::from_json_with)):
+/// - **Schemas**
+///   ([`RequestedSchema::from_json_with`](crate::schema::RequestedSchema::from_json_with)):
 ///   at most `max_schema_bytes` of text, `max_properties` properties, `max_choices` choices per
 ///   select, and `pattern`s of at most `max_pattern_bytes`.
 ///

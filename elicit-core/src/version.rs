@@ -32,7 +32,8 @@ use std::str::FromStr;
 /// `$schema` is optional from 2025-11-25 on and carries nothing a client needs (MCP fixes the
 /// dialect). The TypeScript SDK client strips it before its handler sees the request and the Python
 /// client passes it through untouched, so leaving it out is accepted everywhere;
-/// [`RequestedSchema::set_dialect`](crate::schema::RequestedSchema::set_dialect) adds it where a peer wants it.
+/// [`RequestedSchema::set_dialect`](crate::schema::RequestedSchema::set_dialect) adds it where a
+/// peer wants it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ProtocolVersion {
     /// `2025-06-18`: elicitation introduced (form mode only).

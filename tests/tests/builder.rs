@@ -2,8 +2,7 @@
 //! writes, and the parser's refusals at `build()`.
 
 use elicit_core::ProtocolVersion;
-use elicit_core::schema::RequestedSchema;
-use elicit_core::schema::{Field, Format, Kind};
+use elicit_core::schema::{Field, Format, Kind, RequestedSchema};
 use serde_json::json;
 
 #[test]

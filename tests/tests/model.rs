@@ -1,8 +1,7 @@
 //! The schema model's own API, pinned: comparisons, accessors and setters, and the paths a
 //! reply takes only for large forms (long choice lists, more than 64 properties).
 
-use elicit_core::schema::RequestedSchema;
-use elicit_core::schema::{Bound, Kind, Pattern};
+use elicit_core::schema::{Bound, Kind, Pattern, RequestedSchema};
 use serde_json::{Value, json};
 
 fn schema(json: Value) -> RequestedSchema {

@@ -666,7 +666,11 @@ fn bounds_that_no_value_meets_are_refused() {
         json!({"type": "integer", "minimum": 1.2, "maximum": 1.8}),
         json!({"type": "integer", "exclusiveMinimum": 1, "exclusiveMaximum": 2}),
         // Above 2^53, where a float cannot tell these integers apart: none lies between them.
-        json!({"type": "integer", "exclusiveMinimum": 9_007_199_254_740_993_u64, "exclusiveMaximum": 9_007_199_254_740_994_u64}),
+        json!({
+            "type": "integer",
+            "exclusiveMinimum": 9_007_199_254_740_993_u64,
+            "exclusiveMaximum": 9_007_199_254_740_994_u64,
+        }),
     ] {
         let e = field(refused.clone()).unwrap_err();
         assert_eq!(e.property_name(), Some("n"), "{refused}");
@@ -681,7 +685,11 @@ fn bounds_that_no_value_meets_are_refused() {
         json!({"type": "integer", "minimum": 1.2, "maximum": 2}),
         json!({"type": "integer", "exclusiveMinimum": 1, "maximum": 2}),
         json!({"type": "integer", "minimum": 3}),
-        json!({"type": "integer", "exclusiveMinimum": 9_007_199_254_740_993_u64, "maximum": 9_007_199_254_740_994_u64}),
+        json!({
+            "type": "integer",
+            "exclusiveMinimum": 9_007_199_254_740_993_u64,
+            "maximum": 9_007_199_254_740_994_u64,
+        }),
     ] {
         assert!(field(accepted.clone()).is_ok(), "{accepted}");
     }

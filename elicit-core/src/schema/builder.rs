@@ -14,8 +14,7 @@ use crate::limits::Limits;
 /// Builds a [`RequestedSchema`] one property at a time, in the order the form shows them.
 ///
 /// ```
-/// use elicit_core::schema::RequestedSchema;
-/// use elicit_core::schema::{Field, Format};
+/// use elicit_core::schema::{Field, Format, RequestedSchema};
 ///
 /// let schema = RequestedSchema::builder()
 ///     .field(Field::select("repo", ["api", "web", "docs"]).title("Repository").required())

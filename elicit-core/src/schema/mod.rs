@@ -18,8 +18,7 @@
 //! drops or changes a form's properties builds the new form from them.
 //!
 //! ```
-//! use elicit_core::schema::RequestedSchema;
-//! use elicit_core::schema::{Field, Format};
+//! use elicit_core::schema::{Field, Format, RequestedSchema};
 //!
 //! let schema = RequestedSchema::builder()
 //!     .field(Field::select("repo", ["api", "web"]).title("Repository").required())

@@ -27,8 +27,7 @@ use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
 use elicit_core::client::Request;
-use elicit_core::schema::RequestedSchema;
-use elicit_core::schema::{Choice, Kind, Property};
+use elicit_core::schema::{Choice, Kind, Property, RequestedSchema};
 use elicit_core::{ElicitResult, FormRequest, UrlRequest};
 use rmcp::ClientHandler;
 use rmcp::model::{
