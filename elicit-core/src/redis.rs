@@ -1,4 +1,5 @@
-//! Exactly-once rounds across a fleet, in Redis (feature `redis`, the `redis` crate 1.x).
+//! Exactly-once rounds across a fleet, in Redis (feature `redis`, the `redis` crate 1.x, Redis
+//! 6 or later).
 //!
 //! [`RedisStore`] is a [`RoundStore`]: every process of a fleet that shares one secret and one
 //! Redis runs each round of a call once, whichever process each retry reaches.
@@ -18,35 +19,100 @@
 //! # }
 //! ```
 //!
-//! Each round is one key, the prefix and the state's seal, which lives no longer than the
-//! state: a claim is one `SET key value NX PX lease`, recording sets the response in its place
-//! until the state expires, and releasing deletes it, both only for the claim's own claimant
-//! (a compare-and-set script). A Redis that cannot be reached fails the retry closed: it ends
-//! with -32603, "the state store is unavailable", and no body runs unguarded.
+//! Each call is one key, the prefix and `call:` and the call's digest, which lives no longer
+//! than its state; each step is one script, so it is atomic against every other process, and
+//! leases are measured by Redis's own clock. A step whose connection had dropped (a Redis that
+//! restarted) runs once more on a new one: each is safe to run twice. The store's generation is one more key,
+//! `generation` under the prefix: a Redis that restarts empty loses it, and a state issued
+//! before is then asked again rather than run blindly. A Redis that cannot be reached fails the
+//! retry closed: it ends with -32603, "the state store is unavailable", and no body runs
+//! unguarded.
+//!
+//! **Durability.** A record is only as safe as Redis keeps it. Run Redis with an append-only
+//! file (`appendonly yes`); `appendfsync always` keeps every record through a crash, and
+//! `everysec` may lose the last second of them while keeping the generation, so a retry of a
+//! round recorded in that second could run again. On first use the store reads Redis's
+//! persistence settings and warns (through `tracing` with that feature, else on stderr) where
+//! Redis keeps no append-only file.
+//!
+//! **Room.** Unlike [`MemoryStore`](crate::ask::MemoryStore), the store caps neither the
+//! calls it holds nor one caller's share: Redis's memory is the bound. Run it with
+//! `maxmemory-policy noeviction`, so that a full Redis refuses new claims (the retry fails
+//! closed) rather than evict a recorded round, whose retry would then run again.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use ::redis::{AsyncCommands, Client, Script};
-use serde_json::Value;
+use ::redis::{Client, FromRedisValue, Script, ScriptInvocation};
 
-use crate::ask::{Claim, Round, RoundStore, StoreError};
+use crate::ask::{Claim, PortFuture, Round, RoundStore, StoreError};
 
 /// How long one Redis command may take, and one connection attempt: past it the retry fails
 /// closed rather than wait on a Redis that went away.
 const TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Records a response in the place of the running claim it answers.
-const RECORD: &str = r"if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+/// Splits an entry into its parts, and reads Redis's clock in milliseconds. An entry is
+/// `R number answers claimant lease-end` while running, `D number answers ending` once
+/// recorded.
+const PARTS: &str = r"local function parts(held)
+  local part = {}
+  for p in string.gmatch(held, '%S+') do part[#part + 1] = p end
+  return part
 end
-return false";
+local function now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+";
 
-/// Forgets a running claim.
-const RELEASE: &str = r"if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+/// The generation, made where there is none. KEYS: generation. ARGV: a new one.
+const GENERATION: &str = r"local g = redis.call('GET', KEYS[1])
+if g then return g end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]";
+
+/// KEYS: generation, call. ARGV: generation, number, answers, claimant, lease, time to live.
+const CLAIM: &str = r"if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'forgotten'} end
+local function run()
+  local entry = 'R ' .. ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4] .. ' '
+    .. string.format('%.0f', now() + tonumber(ARGV[5]))
+  redis.call('SET', KEYS[2], entry, 'PX', ARGV[6])
+  return {'first'}
 end
-return 0";
+local held = redis.call('GET', KEYS[2])
+if not held then return run() end
+local part = parts(held)
+local number, wanted = tonumber(part[2]), tonumber(ARGV[2])
+if number > wanted or (number == wanted and part[3] ~= ARGV[3]) then return {'used'} end
+if number < wanted then return run() end
+if part[1] == 'D' then return {'recorded', part[4]} end
+if part[4] ~= ARGV[4] and tonumber(part[5]) > now() then return {'running'} end
+return run()";
+
+/// Whether the call's entry is this round, running for this claimant, or (where `ARGV[3]` is
+/// the ending it recorded already) recorded with it. ARGV: number, claimant.
+const MINE: &str = r"local held = redis.call('GET', KEYS[1])
+if not held then return 0 end
+local part = parts(held)
+if part[1] == 'D' and part[2] == ARGV[1] and part[4] == ARGV[3] then return 1 end
+if part[1] ~= 'R' or part[2] ~= ARGV[1] or part[4] ~= ARGV[2] then return 0 end
+";
+
+/// ARGV: number, claimant, lease.
+const RENEW: &str = r"local entry = 'R ' .. part[2] .. ' ' .. part[3] .. ' ' .. part[4] .. ' '
+  .. string.format('%.0f', now() + tonumber(ARGV[3]))
+redis.call('SET', KEYS[1], entry, 'KEEPTTL')
+return 1";
+
+/// ARGV: number, claimant, ending.
+const RECORD: &str = r"redis.call('SET', KEYS[1], 'D ' .. part[2] .. ' ' .. part[3] .. ' ' .. ARGV[3], 'KEEPTTL')
+return 1";
+
+/// ARGV: number, claimant.
+const RELEASE: &str = r"redis.call('DEL', KEYS[1])
+return 1";
 
 /// A [`RoundStore`] in Redis, for a fleet. Cheap to clone: clones share one connection, which
 /// reconnects by itself after a failure.
@@ -54,6 +120,17 @@ return 0";
 pub struct RedisStore {
     connection: ConnectionManager,
     prefix: String,
+    scripts: Arc<Scripts>,
+    /// Whether Redis's persistence settings were read.
+    checked: Arc<AtomicBool>,
+}
+
+struct Scripts {
+    generation: Script,
+    claim: Script,
+    renew: Script,
+    record: Script,
+    release: Script,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -91,26 +168,85 @@ impl RedisStore {
     /// A store over a connection of the caller's, its keys starting with `prefix`.
     #[must_use]
     pub fn new(connection: ConnectionManager, prefix: impl Into<String>) -> Self {
+        let mine = |step: &str| Script::new(&format!("{PARTS}{MINE}{step}"));
+        let scripts = Scripts {
+            generation: Script::new(GENERATION),
+            claim: Script::new(&format!("{PARTS}{CLAIM}")),
+            renew: mine(RENEW),
+            record: mine(RECORD),
+            release: mine(RELEASE),
+        };
         RedisStore {
             connection,
             prefix: prefix.into(),
+            scripts: Arc::new(scripts),
+            checked: Arc::default(),
         }
     }
 
-    fn key(&self, round: &Round) -> String {
-        format!("{}{}", self.prefix, round.seal)
+    /// Runs one step, and once more where its connection had dropped: the manager has a new
+    /// one on the way.
+    async fn run<T: FromRedisValue>(&self, step: &ScriptInvocation<'_>) -> Result<T, StoreError> {
+        let mut connection = self.connection.clone();
+        match step.invoke_async(&mut connection).await {
+            Err(e) if e.is_connection_dropped() || e.is_io_error() => {
+                step.invoke_async(&mut connection).await.map_err(failed)
+            }
+            done => done.map_err(failed),
+        }
     }
-}
 
-/// A running claim's value: `R`, the answers and the claimant.
-fn running(round: &Round) -> String {
-    format!("R {} {}", round.answers, round.claimant)
+    fn call_key(&self, round: &Round) -> String {
+        format!("{}call:{}", self.prefix, round.call)
+    }
+
+    fn generation_key(&self) -> String {
+        format!("{}generation", self.prefix)
+    }
+
+    /// Reads Redis's persistence settings once, and warns where a restart would lose every
+    /// record.
+    async fn check_persistence(&self) {
+        if self.checked.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut connection = self.connection.clone();
+        let read: Result<Vec<String>, _> = ::redis::cmd("CONFIG")
+            .arg("GET")
+            .arg("appendonly")
+            .query_async(&mut connection)
+            .await;
+        let warning = match read.as_deref() {
+            Ok([_, on]) if on == "yes" => None,
+            Ok(_) => Some(
+                "Redis keeps no append-only file (appendonly no): a restart loses the record of \
+                 every round, so a retry of a finished round is asked again, or, where Redis \
+                 comes back from a snapshot, may run again; run Redis with `appendonly yes`"
+                    .to_owned(),
+            ),
+            // Unreachable: read again on the next use.
+            Err(e) if e.is_io_error() || e.is_timeout() || e.is_connection_dropped() => return,
+            Err(e) => Some(format!(
+                "Redis's persistence settings could not be read ({e}): make sure it keeps an \
+                 append-only file (`appendonly yes`), or a restart loses the record of every round"
+            )),
+        };
+        if !self.checked.swap(true, Ordering::Relaxed)
+            && let Some(warning) = warning
+        {
+            crate::ask::warn(&warning);
+        }
+    }
 }
 
 /// Milliseconds until `at`, and at least one: Redis refuses a time to live of zero.
 fn millis_until(at: SystemTime) -> u64 {
     let left = at.duration_since(SystemTime::now()).unwrap_or_default();
-    u64::try_from(left.as_millis()).unwrap_or(u64::MAX).max(1)
+    millis(left)
+}
+
+fn millis(span: Duration) -> u64 {
+    u64::try_from(span.as_millis()).unwrap_or(u64::MAX).max(1)
 }
 
 fn failed(e: ::redis::RedisError) -> StoreError {
@@ -118,65 +254,77 @@ fn failed(e: ::redis::RedisError) -> StoreError {
 }
 
 impl RoundStore for RedisStore {
-    async fn claim(&self, round: &Round, lease: Duration) -> Result<Claim, StoreError> {
-        let key = self.key(round);
-        let mut connection = self.connection.clone();
-        let until = millis_until(round.expires)
-            .min(u64::try_from(lease.as_millis()).unwrap_or(u64::MAX))
-            .max(1);
-        // The key may expire between the two commands: then claim again.
-        for _ in 0..2 {
-            let claimed: Option<String> = ::redis::cmd("SET")
-                .arg(&key)
-                .arg(running(round))
-                .arg("NX")
-                .arg("PX")
-                .arg(until)
-                .query_async(&mut connection)
-                .await
-                .map_err(failed)?;
-            if claimed.is_some() {
-                return Ok(Claim::First);
-            }
-            let held: Option<String> = connection.get(&key).await.map_err(failed)?;
-            let Some(held) = held else { continue };
-            let mut parts = held.splitn(3, ' ');
-            let (kind, answers, rest) = (parts.next(), parts.next(), parts.next());
-            if answers != Some(round.answers.as_str()) {
-                return Ok(Claim::Used);
-            }
-            return match (kind, rest) {
-                (Some("D"), Some(response)) => serde_json::from_str(response)
-                    .map(Claim::Recorded)
-                    .map_err(|e| StoreError(format!("a recorded response does not read: {e}"))),
-                _ => Ok(Claim::Running),
-            };
-        }
-        Ok(Claim::Running)
+    fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
+        Box::pin(async move {
+            self.check_persistence().await;
+            let mut fresh = [0u8; 16];
+            getrandom::fill(&mut fresh).map_err(|e| StoreError(e.to_string()))?;
+            let mut generation = self.scripts.generation.key(self.generation_key());
+            generation.arg(crate::ask::digest(&fresh));
+            self.run(&generation).await
+        })
     }
 
-    async fn record(&self, round: &Round, response: &Value) -> Result<(), StoreError> {
-        let mut connection = self.connection.clone();
-        let recorded = format!("D {} {response}", round.answers);
-        Script::new(RECORD)
-            .key(self.key(round))
-            .arg(running(round))
-            .arg(recorded)
-            .arg(millis_until(round.expires))
-            .invoke_async::<Option<String>>(&mut connection)
-            .await
-            .map(drop)
-            .map_err(failed)
+    fn claim<'a>(
+        &'a self,
+        round: &'a Round,
+        lease: Duration,
+    ) -> PortFuture<'a, Result<Claim, StoreError>> {
+        Box::pin(async move {
+            self.check_persistence().await;
+            let mut claim = self.scripts.claim.key(self.generation_key());
+            claim
+                .key(self.call_key(round))
+                .arg(&round.generation)
+                .arg(round.number)
+                .arg(&round.answers)
+                .arg(&round.claimant)
+                .arg(millis(lease))
+                .arg(millis_until(round.expires));
+            let found: Vec<String> = self.run(&claim).await?;
+            match found.as_slice() {
+                [first] if first == "first" => Ok(Claim::First),
+                [running] if running == "running" => Ok(Claim::Running),
+                [used] if used == "used" => Ok(Claim::Used),
+                [forgotten] if forgotten == "forgotten" => Ok(Claim::Forgotten),
+                [recorded, ending] if recorded == "recorded" => Ok(Claim::Recorded(ending.clone())),
+                other => Err(StoreError(format!("a claim came back as {other:?}"))),
+            }
+        })
     }
 
-    async fn release(&self, round: &Round) -> Result<(), StoreError> {
-        let mut connection = self.connection.clone();
-        Script::new(RELEASE)
-            .key(self.key(round))
-            .arg(running(round))
-            .invoke_async::<i64>(&mut connection)
-            .await
-            .map(drop)
-            .map_err(failed)
+    fn renew<'a>(
+        &'a self,
+        round: &'a Round,
+        lease: Duration,
+    ) -> PortFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let mut renew = self.scripts.renew.key(self.call_key(round));
+            renew
+                .arg(round.number)
+                .arg(&round.claimant)
+                .arg(millis(lease));
+            Ok(self.run::<i64>(&renew).await? == 1)
+        })
+    }
+
+    fn record<'a>(
+        &'a self,
+        round: &'a Round,
+        ending: &'a str,
+    ) -> PortFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let mut record = self.scripts.record.key(self.call_key(round));
+            record.arg(round.number).arg(&round.claimant).arg(ending);
+            Ok(self.run::<i64>(&record).await? == 1)
+        })
+    }
+
+    fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let mut release = self.scripts.release.key(self.call_key(round));
+            release.arg(round.number).arg(&round.claimant);
+            self.run::<i64>(&release).await.map(drop)
+        })
     }
 }

@@ -5,26 +5,27 @@
 use std::time::{Duration, SystemTime};
 
 use elicit_core::ask::{Claim, MemoryStore, Round, RoundStore};
-use serde_json::json;
 
 const LEASE: Duration = Duration::from_secs(60);
 
-fn round(seal: &str, answers: &str, claimant: &str) -> Round {
-    Round::new(
-        seal,
-        answers,
-        claimant,
-        SystemTime::now() + Duration::from_secs(3600),
-    )
+/// Round `number` of `call`, answered `answers`, claimed by `claimant`, under `generation`.
+fn round(call: &str, number: u32, answers: &str, claimant: &str, generation: &str) -> Round {
+    let expires = SystemTime::now() + Duration::from_secs(3600);
+    Round::new(call, number, answers, claimant, generation, expires)
 }
 
-/// Every step of the contract, on rounds whose seals start with `tag` (so that runs against
+/// Every step of the contract, on calls whose names start with `tag` (so that runs against
 /// one Redis do not meet).
 async fn contract(store: &impl RoundStore, tag: &str) {
-    let seal = |name: &str| format!("{tag}-{name}");
-    let first = round(&seal("a"), "yes", "one");
-    let same_elsewhere = round(&seal("a"), "yes", "two");
-    let other_answers = round(&seal("a"), "no", "three");
+    let generation = store.generation().await.unwrap();
+    assert_eq!(store.generation().await.unwrap(), generation, "it stays");
+    let call = |name: &str| format!("{tag}-{name}");
+    let at = |name: &str, number, answers: &str, claimant: &str| {
+        round(&call(name), number, answers, claimant, &generation)
+    };
+    let first = at("a", 1, "yes", "one");
+    let same_elsewhere = at("a", 1, "yes", "two");
+    let other_answers = at("a", 1, "no", "three");
 
     assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::First));
     assert_eq!(
@@ -32,73 +33,94 @@ async fn contract(store: &impl RoundStore, tag: &str) {
         Ok(Claim::Running)
     );
     assert_eq!(store.claim(&other_answers, LEASE).await, Ok(Claim::Used));
-    // Only the claimant records.
-    store
-        .record(&same_elsewhere, &json!("not mine"))
-        .await
-        .unwrap();
+    // Only the claimant renews and records.
+    assert_eq!(store.renew(&same_elsewhere, LEASE).await, Ok(false));
+    assert_eq!(store.renew(&first, LEASE).await, Ok(true));
+    assert_eq!(store.record(&same_elsewhere, "not-mine").await, Ok(false));
     assert_eq!(
         store.claim(&same_elsewhere, LEASE).await,
         Ok(Claim::Running)
     );
-    let response = json!({"kind": "done", "result": "paid"});
-    store.record(&first, &response).await.unwrap();
+    assert_eq!(store.record(&first, "sealed-ending").await, Ok(true));
     assert_eq!(
         store.claim(&same_elsewhere, LEASE).await,
-        Ok(Claim::Recorded(response.clone()))
+        Ok(Claim::Recorded("sealed-ending".into()))
     );
     assert_eq!(store.claim(&other_answers, LEASE).await, Ok(Claim::Used));
-    // A recorded round is not released.
+    // A recorded round is neither released nor renewed.
     store.release(&first).await.unwrap();
+    assert_eq!(store.renew(&first, LEASE).await, Ok(false));
     assert_eq!(
         store.claim(&first, LEASE).await,
-        Ok(Claim::Recorded(response))
+        Ok(Claim::Recorded("sealed-ending".into()))
     );
 
+    // The call moves on: its next round takes the entry's place, and the round before is
+    // used.
+    let next = at("a", 2, "yes", "one");
+    assert_eq!(store.claim(&next, LEASE).await, Ok(Claim::First));
+    assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::Used));
+
     // A released round runs again; only its claimant releases it.
-    let faulty = round(&seal("b"), "yes", "one");
+    let faulty = at("b", 1, "yes", "one");
     assert_eq!(store.claim(&faulty, LEASE).await, Ok(Claim::First));
-    store
-        .release(&round(&seal("b"), "yes", "two"))
-        .await
-        .unwrap();
+    store.release(&at("b", 1, "yes", "two")).await.unwrap();
     assert_eq!(
-        store.claim(&round(&seal("b"), "yes", "two"), LEASE).await,
+        store.claim(&at("b", 1, "yes", "two"), LEASE).await,
         Ok(Claim::Running)
     );
     store.release(&faulty).await.unwrap();
     assert_eq!(
-        store.claim(&round(&seal("b"), "no", "two"), LEASE).await,
+        store.claim(&at("b", 1, "no", "two"), LEASE).await,
         Ok(Claim::First)
     );
 
-    // A lease that passed lets another claimant take the round over.
-    let short = Duration::from_millis(200);
-    assert_eq!(
-        store.claim(&round(&seal("c"), "yes", "one"), short).await,
-        Ok(Claim::First)
-    );
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    assert_eq!(
-        store.claim(&round(&seal("c"), "yes", "two"), LEASE).await,
-        Ok(Claim::First)
-    );
+    // A lease that passed lets another claimant take the round over; one renewed holds.
+    let short = Duration::from_millis(300);
+    let (one, two) = (at("c", 1, "yes", "one"), at("c", 1, "yes", "two"));
+    assert_eq!(store.claim(&one, short).await, Ok(Claim::First));
+    for _ in 0..3 {
+        tokio::time::sleep(short / 3).await;
+        assert_eq!(store.renew(&one, short).await, Ok(true));
+    }
+    assert_eq!(store.claim(&two, short).await, Ok(Claim::Running));
+    tokio::time::sleep(short * 2).await;
+    assert_eq!(store.claim(&two, short).await, Ok(Claim::First));
+    // The first claimant's late record is not kept, and it says so.
+    assert_eq!(store.record(&one, "late").await, Ok(false));
+    assert_eq!(store.record(&two, "kept").await, Ok(true));
 
     // A round is forgotten once its state expires.
-    let mut brief = round(&seal("d"), "yes", "one");
+    let mut brief = at("d", 1, "yes", "one");
     brief.expires = SystemTime::now() + Duration::from_millis(300);
     assert_eq!(store.claim(&brief, LEASE).await, Ok(Claim::First));
-    store.record(&brief, &json!(1)).await.unwrap();
+    assert_eq!(store.record(&brief, "1").await, Ok(true));
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(
-        store.claim(&round(&seal("d"), "no", "two"), LEASE).await,
+        store.claim(&at("d", 1, "no", "two"), LEASE).await,
         Ok(Claim::First)
     );
+
+    // A state issued under another generation is forgotten, whatever the store holds.
+    let elsewhere = round(&call("e"), 1, "yes", "one", "another generation");
+    assert_eq!(store.claim(&elsewhere, LEASE).await, Ok(Claim::Forgotten));
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_memory_store_keeps_the_contract() {
     contract(&MemoryStore::new(), "memory").await;
+}
+
+/// Every memory store has a generation of its own, as a store in a new process does.
+#[tokio::test(flavor = "current_thread")]
+async fn a_new_memory_store_is_a_new_generation() {
+    let (one, two) = (MemoryStore::new(), MemoryStore::new());
+    assert_ne!(one.generation().await, two.generation().await);
+    // The process's store is one.
+    assert_eq!(
+        MemoryStore::process().generation().await,
+        MemoryStore::process().clone().generation().await
+    );
 }
 
 #[cfg(feature = "redis")]
@@ -127,12 +149,22 @@ mod redis {
         };
         let store = RedisStore::open(&redis.url, "elicit-test:").unwrap();
         contract(&store, &tag()).await;
-        // Another prefix is another server's rounds.
-        let tag = tag();
+        // Another prefix is another server's rounds, and generation.
         let other = RedisStore::open(&redis.url, "elicit-other:").unwrap();
-        let mine = round(&format!("{tag}-p"), "yes", "one");
-        assert_eq!(store.claim(&mine, LEASE).await, Ok(Claim::First));
-        assert_eq!(other.claim(&mine, LEASE).await, Ok(Claim::First));
+        let (mine, theirs) = (
+            store.generation().await.unwrap(),
+            other.generation().await.unwrap(),
+        );
+        assert_ne!(mine, theirs);
+        let tag = tag();
+        assert_eq!(
+            store.claim(&round(&tag, 1, "y", "1", &mine), LEASE).await,
+            Ok(Claim::First)
+        );
+        assert_eq!(
+            other.claim(&round(&tag, 1, "y", "1", &theirs), LEASE).await,
+            Ok(Claim::First)
+        );
     }
 
     /// Its connection lives on a tokio runtime: opened outside one, it says so.
@@ -145,34 +177,66 @@ mod redis {
         );
     }
 
+    /// A Redis that went away fails closed; back again, it serves once more.
     #[tokio::test(flavor = "current_thread")]
     async fn a_redis_that_went_away_fails_closed() {
         let Some(mut redis) = TestRedis::own("a_redis_that_went_away_fails_closed") else {
             return;
         };
         let store = RedisStore::open(&redis.url, "elicit-test:").unwrap();
-        let first = round("gone", "yes", "one");
+        let generation = store.generation().await.unwrap();
+        let first = round("gone", 1, "yes", "one", &generation);
         assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::First));
         redis.stop();
-        let refused = store.claim(&round("gone-2", "yes", "one"), LEASE).await;
-        let error = refused.unwrap_err();
+        let error = store.claim(&first, LEASE).await.unwrap_err();
         assert!(
             error
                 .to_string()
                 .starts_with("the state store is unavailable"),
             "{error}"
         );
-        assert!(store.record(&first, &json!(1)).await.is_err());
-        // Back again, it serves once more.
+        assert!(store.record(&first, "1").await.is_err());
         redis.start().unwrap();
         let mut claimed = Err(error);
         for _ in 0..50 {
-            claimed = store.claim(&round("back", "yes", "one"), LEASE).await;
+            claimed = store.generation().await;
             if claimed.is_ok() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        assert_eq!(claimed, Ok(Claim::First));
+        // Restarted empty, it is a new generation: what was claimed before is forgotten.
+        let now = claimed.unwrap();
+        assert_ne!(now, generation);
+        assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::Forgotten));
+        let back = round("back", 1, "yes", "one", &now);
+        assert_eq!(store.claim(&back, LEASE).await, Ok(Claim::First));
+    }
+
+    /// A Redis with an append-only file synced on every write keeps its records, and its
+    /// generation, through a crash (`kill -9`) and a restart.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_durable_redis_keeps_its_records_through_a_restart() {
+        let Some(mut redis) = TestRedis::durable("keeps_its_records") else {
+            return;
+        };
+        let store = RedisStore::open(&redis.url, "elicit-test:").unwrap();
+        let generation = store.generation().await.unwrap();
+        let paid = round("paid", 1, "yes", "one", &generation);
+        assert_eq!(store.claim(&paid, LEASE).await, Ok(Claim::First));
+        assert_eq!(store.record(&paid, "sealed").await, Ok(true));
+        redis.restart(false).unwrap();
+        let mut again = Err(elicit_core::ask::StoreError(String::new()));
+        for _ in 0..50 {
+            again = store
+                .claim(&round("paid", 1, "yes", "two", &generation), LEASE)
+                .await;
+            if again.is_ok() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(again, Ok(Claim::Recorded("sealed".into())));
+        assert_eq!(store.generation().await.unwrap(), generation);
     }
 }

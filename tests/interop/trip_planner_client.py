@@ -2,8 +2,10 @@
 `trip_planner` example over stdio on 2025-06-18, 2025-11-25 (the client's legacy mode) and
 2026-07-28 (its default mode), and checks the example's contract: which forms are asked, in
 which order, and the tool's result. On 2026-07-28 it also drives the rounds by hand to check
-that an altered or truncated `requestState` ends in an error, and that two processes that share
-`TRIP_PLANNER_KEY` finish each other's calls while a process with another key refuses the state.
+that an altered or truncated `requestState` ends in an error, and that a round that reaches
+another process is never run blind: one that shares `TRIP_PLANNER_KEY` but keeps its rounds in
+its own memory asks the call again, saying the server lost its record, and one with another key
+asks it again, saying it could not continue.
 
 Prints `N passed, M failed`; exits 1 on any failure.
 
@@ -201,36 +203,36 @@ async def tampered_state():
         await stack.aclose()
 
 
+async def asked_again(params, first, says):
+    """Round 2 on another process: the trip is asked again, and its message says why."""
+    long_trip = {"action": "accept", "content": LONG}
+    stack, session, _ = await connect("2026-07-28", answering([], []), params)
+    try:
+        again = await retry(session, first, long_trip, first.request_state)
+        if not isinstance(again, types.InputRequiredResult) or list(again.input_requests) != ["trip"]:
+            return f"the round was not asked again: {again}"
+        message = again.input_requests["trip"].params.message
+        if says not in message:
+            return f"the question does not say why: {message!r}"
+        # Answered again there, the call goes on.
+        second = await retry(session, first, long_trip, again.request_state)
+        if not isinstance(second, types.InputRequiredResult) or list(second.input_requests) != ["extras"]:
+            return f"answered again, the call did not go on: {second}"
+        return None
+    finally:
+        await stack.aclose()
+
+
 async def two_processes():
-    """Round 1 on one process, round 2 and the end on another with the same key; a third with
-    another key refuses the state."""
+    """Round 1 on one process; round 2 on another that shares the key but not a store is asked
+    again, and on one with another key too, each saying why."""
     stack_a, _, first = await first_round(server())
     await stack_a.aclose()
-    long_trip = {"action": "accept", "content": LONG}
-    stack_b, session_b, _ = await connect("2026-07-28", answering([], []), server())
-    try:
-        second = await retry(session_b, first, long_trip, first.request_state)
-        if not isinstance(second, types.InputRequiredResult):
-            return f"process B did not ask for the extras: {second}"
-        done = await session_b.call_tool(
-            "plan_trip",
-            {},
-            input_responses={"extras": {"action": "accept", "content": EXTRAS}},
-            request_state=second.request_state,
-            allow_input_required=True,
-        )
-        if done.is_error or json.loads(text_of(done)) != plan(accept(LONG), accept(EXTRAS)):
-            return f"process B's result: {done}"
-    finally:
-        await stack_b.aclose()
-    stack_c, session_c, _ = await connect("2026-07-28", answering([], []), server("z" * 40))
-    try:
-        await retry(session_c, first, long_trip, first.request_state)
-        return "a process with another key took the state"
-    except MCPError as error:
-        return None if "requestState" in str(error) else f"unexpected error {error}"
-    finally:
-        await stack_c.aclose()
+    same_key = await asked_again(server(), first, "lost its record of your earlier answers")
+    if same_key:
+        return f"same key: {same_key}"
+    other_key = await asked_again(server("z" * 40), first, "could not continue your earlier answers")
+    return f"another key: {other_key}" if other_key else None
 
 
 async def main():
@@ -240,7 +242,7 @@ async def main():
         for name in SCENARIOS
     ]
     checks.append(("2026-07-28 altered and truncated state", tampered_state))
-    checks.append(("2026-07-28 two processes, one key", two_processes))
+    checks.append(("2026-07-28 two processes, each its own store", two_processes))
     passed, failed = 0, []
     for name, check in checks:
         try:

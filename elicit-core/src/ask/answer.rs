@@ -11,7 +11,7 @@ use super::port::SendError;
 use super::question::{Asking, Question, outcome};
 use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use super::step::{self, Facts, Next, Read, Step, Stored};
-use super::{Ask, trace};
+use super::{Ask, carry, trace};
 use crate::protocol::client::Capability;
 use crate::protocol::client::Request;
 use crate::protocol::jsonrpc::RpcError;
@@ -60,7 +60,10 @@ impl Ask {
     pub(crate) async fn answer<Q: Question>(&self, question: &Q) -> Result<Q::Output, Interrupt> {
         let mut last = None;
         let mut read = |reply: &Value| {
-            let answer = question.read(reply);
+            let answer = match carry::too_large(reply) {
+                Some(error) => Err(error),
+                None => question.read(reply),
+            };
             let outcome = outcome::<Q>(&answer);
             last = Some(answer);
             outcome
@@ -76,7 +79,7 @@ impl Ask {
             carries: &carries,
             deadline: asking.deadline().unwrap_or(self.deadline),
             structured: self.structured(),
-            call_id: if url_ids { self.call_id() } else { None },
+            call_id: if url_ids { self.call_id().ok() } else { None },
         };
         let resolved = self.resolve(asking, &facts, &mut read).await;
         let attempt = self
@@ -138,10 +141,11 @@ impl Ask {
                     let took = started.elapsed();
                     match sent {
                         Ok(reply) => {
+                            let reply = carry::carry(question.kind(), &reply);
                             step.replied(unfold(question, facts.version, &reply), took, read)
                         }
                         Err(Interrupt::Send(SendError::Timeout(_))) => {
-                            if let Some(stop) = step.timed_out(question, Some(took), read) {
+                            if let Some(stop) = step.timed_out(question, facts, Some(took), read) {
                                 break Err(stop);
                             }
                         }
@@ -225,13 +229,18 @@ impl Ask {
             }
             Ok(carried.keys[key][index].clone())
         })?;
-        let base = if answers.changed {
-            Cow::Owned(format!(
+        let restart = self.lock().restart;
+        let base = match (answers.changed, restart) {
+            (true, _) => Cow::Owned(format!(
                 "{}\n\n(This question changed since it was answered, so it is asked again.)",
                 question.base_message()
-            ))
-        } else {
-            question.base_message()
+            )),
+            (false, Some(restart)) => Cow::Owned(format!(
+                "{}\n\n{}",
+                question.base_message(),
+                restart.sentence()
+            )),
+            (false, None) => question.base_message(),
         };
         let mut attempts = Attempts::new(question.policy(), base);
         if let Some(schema) = question.schema() {
@@ -259,7 +268,8 @@ impl Ask {
         if !question.core().unasked || index > 0 || self.answered_now(key, 0) {
             return None;
         }
-        self.responses.get(key).cloned()
+        let reply = self.responses.get(key)?;
+        Some(carry::carry(question.kind(), reply))
     }
 
     /// The answer to a key awaited again after its last await was declined: the decline,
@@ -294,9 +304,21 @@ impl Ask {
         Ok(())
     }
 
-    /// Marks the start (`true`) or end of the questions of one [`Ask::all`].
-    pub(crate) fn batch(&self, start: bool) {
-        self.lock().batch = start.then(super::Batch::default);
+    /// Marks the start of the questions of one [`Ask::all`], until the guard it returns is
+    /// dropped.
+    pub(crate) fn batch(&self) -> BatchGuard<'_> {
+        self.lock().batch = Some(super::Batch::default());
+        BatchGuard(self)
+    }
+}
+
+/// Ends the questions of one [`Ask::all`] when dropped: when its answers are in, or when the
+/// future that asks them is dropped mid-way (by `select!`, say).
+pub(crate) struct BatchGuard<'a>(&'a Ask);
+
+impl Drop for BatchGuard<'_> {
+    fn drop(&mut self) {
+        self.0.lock().batch = None;
     }
 }
 

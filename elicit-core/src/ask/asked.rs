@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::port::SendError;
@@ -83,8 +84,12 @@ pub enum Interrupt {
     /// every version. Nothing was sent.
     OutsideRun,
     /// An error of the tool's own, passed through `?`: the call ends with it as a JSON-RPC
-    /// error. A fault of the server's: the round's claim is released, so a retry runs.
+    /// error. Like every ending of a body that began, it is recorded: the same retry sent
+    /// again gets it, and the body does not run again.
     Error(RpcError),
+    /// An error the tool says came before any effect ([`Interrupt::retryable`]): the call ends
+    /// with it as a JSON-RPC error, and its round is released, so a retry runs the body again.
+    Retryable(RpcError),
     /// The same retry ran before and ended this way, as its store recorded: the call ends the
     /// same way again, and the body did not run.
     Recorded(Ending),
@@ -133,7 +138,7 @@ impl fmt::Display for Interrupt {
             Interrupt::OutsideRun => f.write_str(
                 "a question was asked outside `ask.run`: write the tool's body as `ask.run(async { .. }).await`",
             ),
-            Interrupt::Error(e) => f.write_str(&e.message),
+            Interrupt::Error(e) | Interrupt::Retryable(e) => f.write_str(&e.message),
             Interrupt::Recorded(Ending::ToolError { text, .. }) => f.write_str(text),
             Interrupt::Recorded(Ending::Rpc(e)) => f.write_str(&e.message),
         }
@@ -166,12 +171,8 @@ impl From<SchemaError> for Interrupt {
     }
 }
 
-/// What the client is told of a state that opened under none of the server's keys: the cause
-/// is the server's setup, and a new call mends it.
-const STATE_UNKNOWN_KEY: &str = "the requestState was refused: it was sealed under a key this server does not hold, so the server may have restarted, or be one of several that do not share a key; call the tool again without it";
-
-/// What the client is told of a state that was used already, with other answers.
-const STATE_USED: &str = "the requestState was refused: it was used already, with other answers; call the tool again without it";
+/// What the client is told of a state that was used already.
+const STATE_USED: &str = "the requestState was refused: it was used already, with other answers or in a round its call has moved on from; call the tool again without it";
 
 /// What the client is told while the same retry runs elsewhere.
 const STATE_IN_PROGRESS: &str =
@@ -181,8 +182,15 @@ const STATE_IN_PROGRESS: &str =
 /// codec advises.
 const STATE_REFUSED: &str = "the requestState was refused: it was altered, has expired, or belongs to another call or caller; call the tool again without it";
 
+/// What the client is told of a store that failed: its own text goes to the server's traces.
+const STORE_UNAVAILABLE: &str = "the state store is unavailable; nothing ran, try again shortly";
+
+/// What the client is told of a call whose rounds keep reaching a store that never saw them.
+const STATE_FORGOTTEN: &str = "this call cannot go on: its rounds keep reaching servers that have no record of them (they may not share one store), so its earlier answers may or may not have taken effect";
+
 /// How an interrupted call ends on the wire, whatever the SDK.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Ending {
     /// A tool result with `isError: true`: what the user or the client's answers caused.
     ToolError {
@@ -202,16 +210,36 @@ impl Interrupt {
         matches!(self, Interrupt::InputRequired)
     }
 
-    /// Whether this is a fault of the server's, which no answer caused: an error of the
-    /// tool's own, a transport that failed, a state the server could not seal or a store it
-    /// could not reach. A round that ends in one is released, so that a retry runs.
+    /// The stop of a body that knows its error came before any effect: a store that failed,
+    /// an input that was wrong, a service it checked first that was down. The call ends with
+    /// `error` as a JSON-RPC error, as with `?`, but its round is released rather than
+    /// recorded, so that the client's retry runs the body again. Every other ending of a body
+    /// that began is recorded, and a retry gets it again without running anything: use this
+    /// only where nothing happened yet.
+    ///
+    /// ```
+    /// # use elicit_core::prelude::*;
+    /// # use elicit_core::RpcError;
+    /// # async fn balance() -> Result<u32, String> { Ok(200) }
+    /// # async fn body(ask: &Ask) -> Result<String, Interrupt> {
+    /// // Nothing was paid yet: a retry may run this again.
+    /// let funds = balance()
+    ///     .await
+    ///     .map_err(|e| Interrupt::retryable(RpcError::internal(e)))?;
+    /// # Ok(funds.to_string())
+    /// # }
+    /// ```
     #[must_use]
-    pub fn is_fault(&self) -> bool {
+    pub fn retryable(error: impl Into<RpcError>) -> Self {
+        Interrupt::Retryable(error.into())
+    }
+
+    /// Whether a round that ended this way is released rather than recorded: it stopped
+    /// before any effect could have happened.
+    pub(crate) fn releases_round(&self) -> bool {
         matches!(
             self,
-            Interrupt::Error(_)
-                | Interrupt::Send(SendError::Transport(_))
-                | Interrupt::State(StateError::Unsealed(_) | StateError::Store(_))
+            Interrupt::Retryable(_) | Interrupt::State(StateError::Unsealed(_))
         )
     }
 
@@ -227,15 +255,23 @@ impl Interrupt {
                 Ending::Rpc(RpcError::missing_capability(capability.required()))
             }
             // The server could not seal, its key cannot tell who the caller is, or its store
-            // is unreachable: its fault, which no change of the client's mends.
-            Interrupt::State(e @ (StateError::Unsealed(_) | StateError::Store(_))) => {
+            // is unreachable: its fault, which no change of the client's mends. The cause went
+            // to traces where it arose.
+            Interrupt::State(e @ StateError::Unsealed(_)) => {
                 Ending::Rpc(RpcError::internal(e.to_string()))
             }
+            Interrupt::State(StateError::Store(_)) => {
+                Ending::Rpc(RpcError::internal(STORE_UNAVAILABLE))
+            }
+            Interrupt::State(StateError::Forgotten) => {
+                Ending::Rpc(RpcError::internal(STATE_FORGOTTEN))
+            }
+            Interrupt::State(e @ StateError::TooLarge { .. }) => Ending::ToolError {
+                text: e.to_string(),
+                structured: None,
+            },
             Interrupt::State(StateError::InProgress) => {
                 Ending::Rpc(RpcError::internal(STATE_IN_PROGRESS))
-            }
-            Interrupt::State(StateError::UnknownKey) => {
-                Ending::Rpc(RpcError::invalid_params(STATE_UNKNOWN_KEY))
             }
             Interrupt::State(StateError::Replayed) => {
                 Ending::Rpc(RpcError::invalid_params(STATE_USED))
@@ -245,7 +281,7 @@ impl Interrupt {
                 text: u.to_string(),
                 structured: u.structured.then(|| u.structured_content()),
             },
-            Interrupt::Error(e) => Ending::Rpc(e.clone()),
+            Interrupt::Error(e) | Interrupt::Retryable(e) => Ending::Rpc(e.clone()),
             Interrupt::Recorded(ending) => ending.clone(),
             e @ (Interrupt::InputRequired
             | Interrupt::OutsideRun
@@ -314,8 +350,8 @@ mod tests {
     use super::*;
 
     /// A state the client sent is refused with one message whatever was wrong with it, but a
-    /// key the server does not hold (its setup) and a replay (where it guards against one) are
-    /// said; a state the server could not seal is the server's fault.
+    /// replay (where it guards against one) is said; a state the server could not seal, and a
+    /// store it could not reach, are the server's fault, the store's in fixed words.
     #[test]
     fn a_refused_state_is_the_clients_and_an_unsealed_one_the_servers() {
         let code = |error| match Interrupt::State(error).ending() {
@@ -324,26 +360,31 @@ mod tests {
         };
         for refused in [
             StateError::DoesNotOpen,
-            StateError::Expired,
             StateError::Unreadable("not a sealed requestState".into()),
         ] {
             let (code, message) = code(refused);
             assert_eq!((code, message.as_str()), (-32602, STATE_REFUSED));
-            // Only a state whose round ran with other answers is said to be used.
+            // Only a state whose round ran is said to be used.
             assert!(!message.contains("used already"), "{message}");
         }
         assert_eq!(code(StateError::Replayed), (-32602, STATE_USED.to_owned()));
-        let (code_, message) = code(StateError::UnknownKey);
-        assert_eq!(code_, -32602);
-        assert!(
-            message.contains("may have restarted") && message.contains("do not share a key"),
-            "{message}"
-        );
         let (fault, message) = code(StateError::Unsealed("no random bytes".into()));
         assert_eq!(fault, -32603);
         assert!(
             message.contains("could not be sealed: no random bytes"),
             "{message}"
         );
+        // The store's own words stay in the server's traces.
+        let (fault, message) = code(StateError::Store("ECONNREFUSED 10.0.0.7:6379".into()));
+        assert_eq!((fault, message.as_str()), (-32603, STORE_UNAVAILABLE));
+    }
+
+    /// Only the constructor that says no effect happened releases a round; every other
+    /// ending of a body is recorded.
+    #[test]
+    fn only_a_retryable_error_releases_its_round() {
+        assert!(Interrupt::retryable(RpcError::internal("down")).releases_round());
+        assert!(!Interrupt::Error(RpcError::internal("down")).releases_round());
+        assert!(!Interrupt::Send(SendError::Transport("gone".into())).releases_round());
     }
 }

@@ -1,6 +1,7 @@
-//! Claiming a round before its body runs, and settling it after: the engine's side of
-//! [`RoundStore`](super::RoundStore).
+//! Claiming a round before its body runs, keeping the claim while it runs, and recording how
+//! it ended: the engine's side of [`RoundStore`](super::RoundStore).
 
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -8,38 +9,32 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::StateKey;
 use super::asked::{Asked, Ending, Interrupt};
+use super::key::StateKey;
 use super::state::StateError;
-use super::store::{Claim, DynStore, Round};
+use super::store::{Claim, Round, RoundStore};
 use super::{Ask, trace};
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
 
-/// How often a retry looks again for the response of the same retry running elsewhere.
+/// How often a retry looks again for the ending of the same retry running elsewhere.
 const POLL: Duration = Duration::from_millis(50);
 
-/// A round's response as a store keeps it: what the body came to, before any SDK writes it.
-/// (Tagged by its outer key, which serde reads without buffering the value.)
+/// What the client gets for a round whose call was dropped mid-body: nobody can say how far
+/// the body went.
+const STOPPED_MIDWAY: &str = "the call was stopped before its tool finished (its request was cancelled, or its connection closed), so what the tool was doing may or may not have happened; call the tool again to start over";
+
+/// A round's ending as a store keeps it, sealed: what the body came to, before any SDK
+/// writes it.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Recorded {
-    Done {
-        result: Value,
-    },
+    Done(Value),
     InputRequired {
         requests: Map<String, Value>,
         state: Option<String>,
     },
-    ToolError {
-        text: String,
-        structured: Option<Value>,
-    },
-    Rpc {
-        code: i32,
-        message: String,
-        data: Option<Value>,
-    },
+    Stopped(Ending),
 }
 
 /// What claiming a retry's round came to.
@@ -47,29 +42,52 @@ pub(super) enum Claimed<R> {
     /// The call carries no state: there is no round to claim.
     Unclaimed,
     /// The round is this call's to run.
-    Ours(Round),
-    /// The round ran: its response, for the call to end with.
+    Ours(Held),
+    /// The round ran: its ending, for the call to end with again.
     Ran(Asked<R>),
+    /// The store may have lost the round: the call starts over.
+    Forgotten,
+}
+
+/// A round this call holds, with what it takes to keep, record or release it, also from a
+/// drop guard.
+#[derive(Clone)]
+pub(super) struct Held {
+    round: Round,
+    store: Arc<dyn RoundStore>,
+    key: StateKey,
+    /// What the recorded ending is bound to: the call's binding and the round.
+    context: Vec<u8>,
 }
 
 impl Ask {
-    /// Claims the round of a retry whose state verified, waiting up to [`StateKey::CLAIM_WAIT`] for the
-    /// same retry running elsewhere.
+    /// Claims the round of a retry whose state verified, waiting up to
+    /// [`StateKey::CLAIM_WAIT`] for the same retry running elsewhere.
     pub(super) async fn claim<R: DeserializeOwned>(&self) -> Result<Claimed<R>, Interrupt> {
-        let Some(round) = self.round() else {
+        let Some((round, context)) = self.round() else {
             return Ok(Claimed::Unclaimed);
         };
-        let store = self.key.store();
+        let key = self.key();
+        let store = key.store();
         let waited = tokio::time::Instant::now();
         loop {
-            let claim = store
-                .claim(&round, self.key.lease())
-                .await
-                .map_err(|e| Interrupt::State(StateError::Store(e.0)))?;
+            let claim = store.claim(&round, key.lease()).await.map_err(|e| {
+                trace::store_failed(&e);
+                Interrupt::State(StateError::Store(e.0))
+            })?;
             match claim {
-                Claim::First => return Ok(Claimed::Ours(round)),
-                Claim::Recorded(response) => return Ok(Claimed::Ran(replay(response))),
+                Claim::First => {
+                    let held = Held {
+                        round,
+                        store,
+                        key: key.clone(),
+                        context,
+                    };
+                    return Ok(Claimed::Ours(held));
+                }
+                Claim::Recorded(sealed) => return Ok(Claimed::Ran(replay(key, &sealed, &context))),
                 Claim::Used => return Err(Interrupt::State(StateError::Replayed)),
+                Claim::Forgotten => return Ok(Claimed::Forgotten),
                 Claim::Running if waited.elapsed() < StateKey::CLAIM_WAIT => {
                     tokio::time::sleep(POLL).await;
                 }
@@ -77,50 +95,88 @@ impl Ask {
             }
         }
     }
+}
 
-    /// Records what the round came to, or releases it where the server failed, so that the
-    /// client's retry runs.
-    pub(super) async fn settle<R: Serialize>(&self, round: &Round, asked: &Asked<R>) {
-        let store = self.key.store();
+impl Held {
+    /// Renews the claim every third of its lease, for as long as it is awaited: while the body
+    /// runs.
+    pub(super) async fn keep(&self) -> Infallible {
+        let lease = self.key.lease();
+        loop {
+            tokio::time::sleep(lease / 3).await;
+            match self.store.renew(&self.round, lease).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    trace::lease_lost();
+                    return std::future::pending().await;
+                }
+                Err(e) => trace::store_failed(&e),
+            }
+        }
+    }
+
+    /// Records what the round came to, whatever it was, or releases it where it stopped before
+    /// any effect could have happened, so that the client's retry runs.
+    pub(super) async fn settle<R: Serialize>(&self, asked: &Asked<R>) {
         let recorded = match asked {
-            Asked::Done(result) => serde_json::to_value(result)
-                .ok()
-                .map(|result| Recorded::Done { result }),
-            Asked::InputRequired(required) => Some(Recorded::InputRequired {
+            Asked::Stopped(stop) if stop.releases_round() => {
+                if let Err(e) = self.store.release(&self.round).await {
+                    trace::store_failed(&e);
+                }
+                return;
+            }
+            Asked::Done(result) => match serde_json::to_value(result) {
+                Ok(result) => Recorded::Done(result),
+                Err(e) => Recorded::Stopped(Ending::Rpc(RpcError::internal(format!(
+                    "the tool's result cannot be recorded: {e}"
+                )))),
+            },
+            Asked::InputRequired(required) => Recorded::InputRequired {
                 requests: required.requests().entries().clone(),
                 state: required.request_state().map(str::to_owned),
-            }),
-            Asked::Stopped(stop) if stop.is_fault() => None,
-            Asked::Stopped(stop) => Some(match stop.ending() {
-                Ending::ToolError { text, structured } => Recorded::ToolError { text, structured },
-                Ending::Rpc(e) => Recorded::Rpc {
-                    code: e.code,
-                    message: e.message,
-                    data: e.data,
-                },
-            }),
+            },
+            Asked::Stopped(stop) => Recorded::Stopped(stop.ending()),
         };
-        let settled = match recorded.and_then(|r| serde_json::to_value(r).ok()) {
-            Some(response) => store.record(round, &response).await,
-            None => store.release(round).await,
+        self.record(&recorded).await;
+    }
+
+    async fn record(&self, recorded: &Recorded) {
+        // A tagged enum of JSON values always serializes.
+        let bytes = serde_json::to_vec(recorded).unwrap_or_default();
+        let sealed = match self.key.seal_bytes(&bytes, &self.context) {
+            Ok(sealed) => sealed,
+            Err(e) => return trace::state_failed(&e),
         };
-        if let Err(e) = settled {
-            trace::store_failed(&e);
+        match self.store.record(&self.round, &sealed).await {
+            Ok(true) => {}
+            Ok(false) => trace::late_record(),
+            Err(e) => trace::store_failed(&e),
         }
+    }
+
+    /// A guard that records the round as stopped mid-way, if the call is dropped before it
+    /// settles.
+    pub(super) fn guard(&self) -> Unsettled {
+        Unsettled(Some(self.clone()))
     }
 }
 
-/// The response a round recorded, as the call ends with it again.
-fn replay<R: DeserializeOwned>(response: Value) -> Asked<R> {
-    let unreadable = |e: serde_json::Error| {
-        Asked::Stopped(Interrupt::Error(RpcError::internal(format!(
-            "the recorded response of this round cannot be read: {e}"
-        ))))
+/// The ending a round recorded, as the call ends with it again.
+fn replay<R: DeserializeOwned>(key: &StateKey, sealed: &str, context: &[u8]) -> Asked<R> {
+    let unreadable = |e: String| {
+        trace::state_failed(&StateError::Unreadable(e));
+        Asked::Stopped(Interrupt::Error(RpcError::internal(
+            "this round ran, but its recorded ending cannot be read; call the tool again to start over",
+        )))
     };
-    match serde_json::from_value(response) {
-        Ok(Recorded::Done { result }) => match serde_json::from_value(result) {
+    let recorded = match key.open_bytes(sealed, context) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    match recorded {
+        Ok(Recorded::Done(result)) => match serde_json::from_value(result) {
             Ok(result) => Asked::Done(result),
-            Err(e) => unreadable(e),
+            Err(e) => unreadable(e.to_string()),
         },
         Ok(Recorded::InputRequired { requests, state }) => {
             let required = InputRequired::new(InputRequests::from_entries(requests));
@@ -129,53 +185,31 @@ fn replay<R: DeserializeOwned>(response: Value) -> Asked<R> {
                 None => required,
             })
         }
-        Ok(Recorded::ToolError { text, structured }) => {
-            Asked::Stopped(Interrupt::Recorded(Ending::ToolError { text, structured }))
-        }
-        Ok(Recorded::Rpc {
-            code,
-            message,
-            data,
-        }) => Asked::Stopped(Interrupt::Recorded(Ending::Rpc(RpcError {
-            code,
-            message,
-            data,
-        }))),
+        Ok(Recorded::Stopped(ending)) => Asked::Stopped(Interrupt::Recorded(ending)),
         Err(e) => unreadable(e),
     }
 }
 
-/// Releases a claimed round if the body never settles it: a panic, or a call dropped mid-way.
-pub(super) struct Unsettled {
-    store: Arc<dyn DynStore>,
-    round: Option<Round>,
-}
+/// Records a claimed round as stopped mid-way if the call never settles it: the call's future
+/// was dropped while the body ran, so nobody can say how far it went.
+pub(super) struct Unsettled(Option<Held>);
 
 impl Unsettled {
-    pub(super) fn new(store: Arc<dyn DynStore>, round: &Round) -> Self {
-        Unsettled {
-            store,
-            round: Some(round.clone()),
-        }
-    }
-
     /// The round was settled.
     pub(super) fn settled(mut self) {
-        self.round = None;
+        self.0 = None;
     }
 }
 
 impl Drop for Unsettled {
     fn drop(&mut self) {
-        let (Some(round), Ok(runtime)) = (self.round.take(), tokio::runtime::Handle::try_current())
+        let (Some(held), Ok(runtime)) = (self.0.take(), tokio::runtime::Handle::try_current())
         else {
             return;
         };
-        let store = Arc::clone(&self.store);
         runtime.spawn(async move {
-            if let Err(e) = store.release(&round).await {
-                trace::store_failed(&e);
-            }
+            let ending = Ending::Rpc(RpcError::internal(STOPPED_MIDWAY));
+            held.record(&Recorded::Stopped(ending)).await;
         });
     }
 }

@@ -1,53 +1,114 @@
-//! [`MemoryStore`]: the rounds of one process, in memory, at a constant cost per claim.
+//! [`MemoryStore`]: the rounds of one process, in memory, at a constant amortised cost per
+//! step, which no caller can fill for another.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, SystemTime};
 
-use serde_json::Value;
-
+use super::port::PortFuture;
 use super::store::{Claim, Round, RoundStore, StoreError};
+use super::trace;
 
-/// A [`RoundStore`] in memory: exactly-once rounds for one process, or for processes that
-/// share it in one address space. Every [`StateKey`](super::StateKey) has one until
-/// [`with_store`](super::StateKey::with_store) gives it another, so a single-process server
-/// gets exactly-once rounds with no configuration, at a constant cost per claim. It is not
-/// shared between processes: a fleet needs a shared store.
+/// A [`RoundStore`] in memory: exactly-once rounds for one process. Every
+/// [`StateKey`](super::StateKey) that is given no store of its own shares one per process
+/// ([`MemoryStore::process`]), so a key made per call or per session still runs each round
+/// once. It is not shared between processes, and it does not outlive its process: its
+/// [generation](RoundStore::generation) is new in every process, so a state issued before a
+/// restart is asked again rather than run blindly. A fleet needs a shared store.
 ///
-/// It holds at most [`cap`](MemoryStore::with_cap) rounds ([`DEFAULT_CAP`](Self::DEFAULT_CAP)
-/// by default), each until its state expires, with its recorded response. At the cap, once
-/// the expired rounds are forgotten, a claim of a new round fails with a [`StoreError`]: the
-/// retry ends with "the state store is unavailable", and no body runs unguarded. Its memory is
-/// at most the cap times the largest response a tool records.
-#[derive(Debug, Clone)]
+/// **Room.** It holds one entry per call (its latest round) for up to
+/// [`cap`](MemoryStore::with_cap) calls ([`DEFAULT_CAP`](Self::DEFAULT_CAP)), and one
+/// principal (one caller; all callers without a credential are one) holds at most a quarter
+/// of them ([`with_principal_cap`](Self::with_principal_cap)). To make room for a new claim,
+/// it lets go of the oldest *recorded* round: the principal's own where the principal is at
+/// its cap, else the store's. It never lets a running round go, so a claim fails only where
+/// every entry it could let go is running. What exactly-once then guarantees: a round's
+/// ending is kept until its state expires, or until the store lets it go to make room,
+/// whichever comes first; a retry of a round it let go is [`Forgotten`](Claim::Forgotten),
+/// so it is asked again, saying so, and never run again in silence. Each round it lets go is
+/// traced. Every step costs a constant amortised time, at the cap too.
 pub struct MemoryStore {
     rounds: Arc<Mutex<Rounds>>,
     cap: usize,
+    principal_cap: Option<usize>,
 }
 
-#[derive(Debug, Default)]
+impl std::fmt::Debug for MemoryStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The endings are sealed, but their number is all a reader needs.
+        f.debug_struct("MemoryStore")
+            .field("calls", &self.len())
+            .field("cap", &self.cap)
+            .field("principal_cap", &self.principal_cap())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for MemoryStore {
+    /// Another handle on the same entries.
+    fn clone(&self) -> Self {
+        MemoryStore {
+            rounds: Arc::clone(&self.rounds),
+            cap: self.cap,
+            principal_cap: self.principal_cap,
+        }
+    }
+}
+
 struct Rounds {
-    by_seal: HashMap<String, Entry>,
-    /// When each entry may be forgotten, in the order entries were made: a round's state
-    /// expires a time to live after it was issued, and rounds are claimed in about that order.
-    expiry: VecDeque<(SystemTime, String, u64)>,
-    /// The generation of the next entry: an expiry of an entry replaced since is stale.
+    generation: String,
+    calls: HashMap<String, Entry>,
+    /// Every entry, in the order it was made: a state expires a time to live after it was
+    /// issued, so about the order in which entries may be forgotten.
+    made: Order,
+    /// The recorded entries, in the order they were recorded.
+    recorded: Order,
+    principals: HashMap<String, Principal>,
+    /// The stamp of the next entry.
     next: u64,
 }
 
-#[derive(Debug)]
-struct Entry {
-    answers: String,
-    held: Held,
-    generation: u64,
-    /// When it may be forgotten: its lease while running, its state's expiry once recorded.
-    until: SystemTime,
+/// What one principal holds.
+#[derive(Default)]
+struct Principal {
+    held: usize,
+    recorded: Order,
+    /// The latest expiry of an entry of its that was let go: a round that expires no later
+    /// may have been one.
+    let_go: Option<SystemTime>,
 }
 
-#[derive(Debug)]
+struct Entry {
+    principal: String,
+    number: u32,
+    answers: String,
+    held: Held,
+    /// Tells this entry from an earlier one of the same call, in the orders.
+    stamp: u64,
+    expires: SystemTime,
+}
+
 enum Held {
-    Running { claimant: String },
-    Recorded(Value),
+    Running { claimant: String, until: SystemTime },
+    Recorded(String),
+}
+
+/// Calls in an order, each with the stamp of its entry then: an item whose entry has since
+/// gone (or changed) is skipped when met, and the items are compacted once most are such.
+#[derive(Default)]
+struct Order(VecDeque<(u64, String)>);
+
+impl Order {
+    fn push(&mut self, stamp: u64, call: &str) {
+        self.0.push_back((stamp, call.to_owned()));
+    }
+
+    /// Drops the items `live` says are gone, once they are most of the order.
+    fn compact(&mut self, live: usize, still: impl Fn(u64, &str) -> bool) {
+        if self.0.len() > 2 * live + 64 {
+            self.0.retain(|(stamp, call)| still(*stamp, call));
+        }
+    }
 }
 
 impl Default for MemoryStore {
@@ -57,32 +118,68 @@ impl Default for MemoryStore {
 }
 
 impl MemoryStore {
-    /// The most rounds a store holds by default.
+    /// The most calls a store holds by default.
     pub const DEFAULT_CAP: usize = 100_000;
 
-    /// An empty store that holds up to [`DEFAULT_CAP`](Self::DEFAULT_CAP) rounds.
+    /// An empty store that holds up to [`DEFAULT_CAP`](Self::DEFAULT_CAP) calls, with a
+    /// generation of its own.
     #[must_use]
     pub fn new() -> Self {
+        let mut generation = [0u8; 16];
+        // Without random bytes, the time tells one store from another.
+        if getrandom::fill(&mut generation).is_err() {
+            generation[..8].copy_from_slice(&super::state::now_ms().to_be_bytes());
+        }
+        let rounds = Rounds {
+            generation: super::state::digest(&generation),
+            calls: HashMap::new(),
+            made: Order::default(),
+            recorded: Order::default(),
+            principals: HashMap::new(),
+            next: 0,
+        };
         MemoryStore {
-            rounds: Arc::default(),
+            rounds: Arc::new(Mutex::new(rounds)),
             cap: Self::DEFAULT_CAP,
+            principal_cap: None,
         }
     }
 
-    /// Holds up to `cap` rounds at once.
+    /// The process's store: the one every key without a store of its own shares.
+    #[must_use]
+    pub fn process() -> &'static MemoryStore {
+        static PROCESS: OnceLock<MemoryStore> = OnceLock::new();
+        PROCESS.get_or_init(MemoryStore::new)
+    }
+
+    /// Holds up to `cap` calls at once (at least one).
     #[must_use]
     pub fn with_cap(mut self, cap: usize) -> Self {
-        self.cap = cap;
+        self.cap = cap.max(1);
         self
     }
 
-    /// How many rounds it holds now, expired ones not yet forgotten included.
+    /// Lets one principal hold up to `cap` calls (at least one; a quarter of the store's cap
+    /// by default).
     #[must_use]
-    pub fn len(&self) -> usize {
-        self.lock().by_seal.len()
+    pub fn with_principal_cap(mut self, cap: usize) -> Self {
+        self.principal_cap = Some(cap.max(1));
+        self
     }
 
-    /// Whether it holds no round.
+    fn principal_cap(&self) -> usize {
+        self.principal_cap
+            .unwrap_or(self.cap / 4)
+            .clamp(1, self.cap)
+    }
+
+    /// How many calls it holds now, expired ones not yet forgotten included.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lock().calls.len()
+    }
+
+    /// Whether it holds no call.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -93,174 +190,266 @@ impl MemoryStore {
         self.rounds.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn claim_now(
+    fn claim_at(
         &self,
         round: &Round,
         lease: Duration,
         now: SystemTime,
     ) -> Result<Claim, StoreError> {
         let mut rounds = self.lock();
+        if round.generation != rounds.generation {
+            return Ok(Claim::Forgotten);
+        }
         rounds.forget_expired(now);
         let until = (now + lease).min(round.expires);
-        match rounds.by_seal.get(&round.seal).filter(|e| e.until > now) {
-            Some(entry) if entry.answers != round.answers => return Ok(Claim::Used),
-            Some(Entry {
-                held: Held::Recorded(response),
-                ..
-            }) => return Ok(Claim::Recorded(response.clone())),
-            Some(_) => return Ok(Claim::Running),
-            None => {}
-        }
-        if rounds.by_seal.len() >= self.cap {
-            // Entries claimed out of order may outlive the oldest: look at every one, once
-            // the store is full.
-            rounds.by_seal.retain(|_, e| e.until > now);
-            if rounds.by_seal.len() >= self.cap {
-                return Err(StoreError(format!(
-                    "the memory store holds its cap of {} rounds",
-                    self.cap
-                )));
+        if let Some(entry) = rounds.calls.get_mut(&round.call)
+            && entry.expires > now
+        {
+            if entry.number > round.number
+                || (entry.number == round.number && entry.answers != round.answers)
+            {
+                return Ok(Claim::Used);
+            }
+            if entry.number == round.number {
+                return Ok(match &mut entry.held {
+                    Held::Recorded(ending) => Claim::Recorded(ending.clone()),
+                    Held::Running { until: held, .. } if *held > now => Claim::Running,
+                    Held::Running {
+                        claimant,
+                        until: held,
+                    } => {
+                        // Its claimant's lease passed: the round is taken over.
+                        *claimant = round.claimant.clone();
+                        *held = until;
+                        Claim::First
+                    }
+                });
+            }
+        } else {
+            let let_go = rounds
+                .principals
+                .get(&round.principal)
+                .and_then(|p| p.let_go);
+            if let_go.is_some_and(|at| round.expires <= at) {
+                return Ok(Claim::Forgotten);
             }
         }
+        // The call's earlier round, if any, gives way to this one.
+        rounds.remove(&round.call);
+        rounds.make_room(&round.principal, self.cap, self.principal_cap())?;
         let running = Held::Running {
             claimant: round.claimant.clone(),
+            until,
         };
-        rounds.put(&round.seal, round.answers.clone(), running, until);
+        rounds.insert(round, running);
         Ok(Claim::First)
+    }
+
+    /// The entry of `round`'s call, where it is this round running for its claimant.
+    fn running<'r>(rounds: &'r mut Rounds, round: &Round) -> Option<&'r mut Entry> {
+        rounds.calls.get_mut(&round.call).filter(|entry| {
+            entry.number == round.number
+                && matches!(&entry.held, Held::Running { claimant, .. } if *claimant == round.claimant)
+        })
     }
 }
 
 impl Rounds {
-    /// Forgets the entries whose time has passed, from the oldest.
+    /// Forgets the entries whose state has expired, from the oldest made.
     fn forget_expired(&mut self, now: SystemTime) {
-        while let Some((at, _, _)) = self.expiry.front()
-            && *at <= now
-        {
-            let Some((_, seal, generation)) = self.expiry.pop_front() else {
-                break;
-            };
-            if self
-                .by_seal
-                .get(&seal)
-                .is_some_and(|e| e.generation == generation)
-            {
-                self.by_seal.remove(&seal);
+        while let Some((stamp, call)) = self.made.0.front() {
+            match self.calls.get(call) {
+                Some(entry) if entry.stamp == *stamp && entry.expires > now => break,
+                Some(entry) if entry.stamp == *stamp => {
+                    let call = call.clone();
+                    self.remove(&call);
+                }
+                _ => {}
             }
+            self.made.0.pop_front();
         }
     }
 
-    /// Makes `seal`'s entry, to be forgotten at `until`.
-    fn put(&mut self, seal: &str, answers: String, held: Held, until: SystemTime) {
-        let generation = self.next;
+    fn insert(&mut self, round: &Round, held: Held) {
+        let stamp = self.next;
         self.next += 1;
-        self.expiry.push_back((until, seal.to_owned(), generation));
+        self.made.push(stamp, &round.call);
+        let calls = &self.calls;
+        self.made.compact(calls.len(), |s, c| {
+            calls.get(c).is_some_and(|e| e.stamp == s)
+        });
+        self.principals
+            .entry(round.principal.clone())
+            .or_default()
+            .held += 1;
         let entry = Entry {
-            answers,
+            principal: round.principal.clone(),
+            number: round.number,
+            answers: round.answers.clone(),
             held,
-            generation,
-            until,
+            stamp,
+            expires: round.expires,
         };
-        self.by_seal.insert(seal.to_owned(), entry);
+        self.calls.insert(round.call.clone(), entry);
     }
 
-    /// Whether `seal` is running for `claimant`, within its lease.
-    fn holds(&self, seal: &str, claimant: &str) -> bool {
-        let now = SystemTime::now();
-        matches!(
-            self.by_seal.get(seal),
-            Some(Entry { held: Held::Running { claimant: c }, until, .. })
-                if c == claimant && *until > now
-        )
+    fn remove(&mut self, call: &str) -> Option<Entry> {
+        let entry = self.calls.remove(call)?;
+        if let Some(principal) = self.principals.get_mut(&entry.principal) {
+            principal.held -= 1;
+            if principal.held == 0 && principal.let_go.is_none() {
+                self.principals.remove(&entry.principal);
+            }
+        }
+        Some(entry)
+    }
+
+    /// Marks `call`'s entry recorded, in the orders of the recorded.
+    fn recorded(&mut self, call: &str) {
+        let Some(entry) = self.calls.get(call) else {
+            return;
+        };
+        let (stamp, principal) = (entry.stamp, entry.principal.clone());
+        let calls = &self.calls;
+        let still = |s: u64, c: &str| {
+            calls
+                .get(c)
+                .is_some_and(|e| e.stamp == s && matches!(e.held, Held::Recorded(_)))
+        };
+        self.recorded.push(stamp, call);
+        self.recorded.compact(calls.len(), still);
+        let mine = self.principals.entry(principal).or_default();
+        mine.recorded.push(stamp, call);
+        mine.recorded.compact(mine.held, still);
+    }
+
+    /// Lets recorded rounds go until a new entry of `principal` fits: its own oldest where it
+    /// holds its cap, then the store's oldest where the store is full.
+    fn make_room(
+        &mut self,
+        principal: &str,
+        cap: usize,
+        principal_cap: usize,
+    ) -> Result<(), StoreError> {
+        let held = self.principals.get(principal).map_or(0, |p| p.held);
+        if held >= principal_cap && !self.let_go_oldest(Some(principal)) {
+            return Err(StoreError(format!(
+                "one caller holds {held} rounds that are still running, its cap"
+            )));
+        }
+        if self.calls.len() >= cap && !self.let_go_oldest(None) {
+            return Err(StoreError(format!(
+                "all {} rounds held are still running",
+                self.calls.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Lets go of the oldest recorded entry, `principal`'s or anyone's: whether there was one.
+    fn let_go_oldest(&mut self, principal: Option<&str>) -> bool {
+        loop {
+            let order = match principal {
+                Some(p) => match self.principals.get_mut(p) {
+                    Some(mine) => &mut mine.recorded,
+                    None => return false,
+                },
+                None => &mut self.recorded,
+            };
+            let Some((stamp, call)) = order.0.pop_front() else {
+                return false;
+            };
+            let live = self
+                .calls
+                .get(&call)
+                .is_some_and(|e| e.stamp == stamp && matches!(e.held, Held::Recorded(_)));
+            if !live {
+                continue;
+            }
+            if let Some(entry) = self.remove(&call) {
+                let mine = self.principals.entry(entry.principal).or_default();
+                mine.let_go = Some(
+                    mine.let_go
+                        .map_or(entry.expires, |at| at.max(entry.expires)),
+                );
+                trace::let_go(entry.number);
+            }
+            return true;
+        }
     }
 }
 
 impl RoundStore for MemoryStore {
-    async fn claim(&self, round: &Round, lease: Duration) -> Result<Claim, StoreError> {
-        self.claim_now(round, lease, SystemTime::now())
+    fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
+        let generation = self.lock().generation.clone();
+        Box::pin(async move { Ok(generation) })
     }
 
-    async fn record(&self, round: &Round, response: &Value) -> Result<(), StoreError> {
-        let mut rounds = self.lock();
-        if rounds.holds(&round.seal, &round.claimant) {
-            let held = Held::Recorded(response.clone());
-            rounds.put(&round.seal, round.answers.clone(), held, round.expires);
-        }
-        Ok(())
+    fn claim<'a>(
+        &'a self,
+        round: &'a Round,
+        lease: Duration,
+    ) -> PortFuture<'a, Result<Claim, StoreError>> {
+        let claim = self.claim_at(round, lease, SystemTime::now());
+        Box::pin(async move { claim })
     }
 
-    async fn release(&self, round: &Round) -> Result<(), StoreError> {
+    fn renew<'a>(
+        &'a self,
+        round: &'a Round,
+        lease: Duration,
+    ) -> PortFuture<'a, Result<bool, StoreError>> {
         let mut rounds = self.lock();
-        if rounds.holds(&round.seal, &round.claimant) {
-            rounds.by_seal.remove(&round.seal);
+        let held = match MemoryStore::running(&mut rounds, round) {
+            Some(Entry {
+                held: Held::Running { until, .. },
+                expires,
+                ..
+            }) => {
+                *until = (SystemTime::now() + lease).min(*expires);
+                true
+            }
+            _ => false,
+        };
+        Box::pin(async move { Ok(held) })
+    }
+
+    fn record<'a>(
+        &'a self,
+        round: &'a Round,
+        ending: &'a str,
+    ) -> PortFuture<'a, Result<bool, StoreError>> {
+        let mut rounds = self.lock();
+        let kept = match MemoryStore::running(&mut rounds, round) {
+            Some(entry) => {
+                entry.held = Held::Recorded(ending.to_owned());
+                rounds.recorded(&round.call);
+                true
+            }
+            None => false,
+        };
+        Box::pin(async move { Ok(kept) })
+    }
+
+    fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>> {
+        let mut rounds = self.lock();
+        if MemoryStore::running(&mut rounds, round).is_some() {
+            rounds.remove(&round.call);
         }
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
-    fn round(seal: &str, answers: &str, claimant: &str) -> Round {
-        Round {
-            seal: seal.into(),
-            answers: answers.into(),
-            claimant: claimant.into(),
-            expires: SystemTime::now() + Duration::from_secs(3600),
-        }
-    }
+    const LEASE: Duration = Duration::from_secs(5);
 
-    const LEASE: Duration = Duration::from_secs(60);
-
-    #[test]
-    fn a_full_store_refuses_new_rounds_until_old_ones_expire() {
-        let store = MemoryStore::new().with_cap(2);
-        let now = SystemTime::now();
-        let soon = |seal: &str| Round {
-            expires: now + Duration::from_secs(1),
-            ..round(seal, "a", "me")
-        };
-        assert_eq!(store.claim_now(&soon("1"), LEASE, now), Ok(Claim::First));
-        assert_eq!(store.claim_now(&soon("2"), LEASE, now), Ok(Claim::First));
-        let full = store.claim_now(&soon("3"), LEASE, now).unwrap_err();
-        assert!(full.to_string().contains("cap of 2 rounds"), "{full}");
-        // A round it holds is still served.
-        assert_eq!(store.claim_now(&soon("1"), LEASE, now), Ok(Claim::Running));
-        // Once the first two expire, they are forgotten and the third fits.
-        let later = now + Duration::from_secs(2);
-        assert_eq!(store.claim_now(&soon("3"), LEASE, later), Ok(Claim::First));
-        assert_eq!(store.len(), 1);
-    }
-
-    #[test]
-    fn a_lease_that_passed_lets_another_claimant_take_the_round_over() {
-        let store = MemoryStore::new();
-        let now = SystemTime::now();
-        assert_eq!(
-            store.claim_now(&round("s", "a", "one"), LEASE, now),
-            Ok(Claim::First)
-        );
-        let within = now + LEASE / 2;
-        assert_eq!(
-            store.claim_now(&round("s", "a", "two"), LEASE, within),
-            Ok(Claim::Running)
-        );
-        let past = now + LEASE * 2;
-        assert_eq!(
-            store.claim_now(&round("s", "a", "two"), LEASE, past),
-            Ok(Claim::First)
-        );
-        // The first claimant's late record changes nothing; the second's counts.
-        let first = round("s", "a", "one");
-        let second = round("s", "a", "two");
-        ready(store.record(&first, &json!(1))).unwrap();
-        assert_eq!(store.claim_now(&second, LEASE, past), Ok(Claim::Running));
-        ready(store.record(&second, &json!(2))).unwrap();
-        assert_eq!(
-            store.claim_now(&first, LEASE, past),
-            Ok(Claim::Recorded(json!(2)))
-        );
+    fn round(store: &MemoryStore, call: &str, number: u32, claimant: &str) -> Round {
+        let generation = store.lock().generation.clone();
+        let expires = SystemTime::now() + Duration::from_secs(3600);
+        Round::new(call, number, "a", claimant, generation, expires)
     }
 
     /// Runs a future that never waits.
@@ -271,5 +460,123 @@ mod tests {
             std::task::Poll::Ready(output) => output,
             std::task::Poll::Pending => unreachable!("the memory store never waits"),
         }
+    }
+
+    fn finished(store: &MemoryStore, round: &Round) {
+        assert_eq!(
+            store.claim_at(round, LEASE, SystemTime::now()),
+            Ok(Claim::First)
+        );
+        assert_eq!(ready(store.record(round, "done")), Ok(true));
+    }
+
+    #[test]
+    fn a_full_store_lets_the_oldest_finished_round_go_and_says_so_to_its_retry() {
+        let store = MemoryStore::new().with_cap(2).with_principal_cap(2);
+        let (one, two, three) = (
+            round(&store, "1", 1, "me"),
+            round(&store, "2", 1, "me"),
+            round(&store, "3", 1, "you"),
+        );
+        finished(&store, &one);
+        finished(&store, &two);
+        // Full of finished rounds: the next claim fits, in place of the oldest.
+        assert_eq!(
+            store.claim_at(&three, LEASE, SystemTime::now()),
+            Ok(Claim::First)
+        );
+        assert_eq!(store.len(), 2);
+        // The round let go is not run again in silence; the others are as they were.
+        assert_eq!(
+            store.claim_at(&one, LEASE, SystemTime::now()),
+            Ok(Claim::Forgotten)
+        );
+        assert_eq!(
+            store.claim_at(&two, LEASE, SystemTime::now()),
+            Ok(Claim::Recorded("done".into()))
+        );
+        // Running rounds are never let go: full of them, a claim fails.
+        let four = round(&store, "4", 1, "them");
+        assert_eq!(
+            store.claim_at(&four, LEASE, SystemTime::now()),
+            Ok(Claim::First)
+        );
+        let five = round(&store, "5", 1, "them");
+        let full = store.claim_at(&five, LEASE, SystemTime::now()).unwrap_err();
+        assert!(full.0.contains("still running"), "{full}");
+    }
+
+    #[test]
+    fn one_principal_holds_at_most_its_share() {
+        let store = MemoryStore::new().with_cap(8);
+        let theirs: Vec<Round> = (0..50)
+            .map(|i| round(&store, &format!("f{i}"), 1, "c").with_principal("flood"))
+            .collect();
+        let mine = round(&store, "mine", 1, "c").with_principal("ada");
+        finished(&store, &mine);
+        for round in &theirs {
+            finished(&store, round);
+        }
+        // The flood keeps a quarter of the store, and the others' rounds stay.
+        assert_eq!(store.len(), 1 + 2);
+        assert_eq!(
+            store.claim_at(&mine, LEASE, SystemTime::now()),
+            Ok(Claim::Recorded("done".into()))
+        );
+        // Its own oldest rounds went, and their retries are forgotten, not run.
+        assert_eq!(
+            store.claim_at(&theirs[0], LEASE, SystemTime::now()),
+            Ok(Claim::Forgotten)
+        );
+        // The orders stay in proportion to what is held.
+        let rounds = store.lock();
+        assert!(rounds.recorded.0.len() <= 2 * rounds.calls.len() + 64 + 1);
+    }
+
+    #[test]
+    fn a_lease_that_passed_lets_another_claimant_take_the_round_over() {
+        let store = MemoryStore::new();
+        let now = SystemTime::now();
+        let (one, two) = (round(&store, "s", 1, "one"), round(&store, "s", 1, "two"));
+        assert_eq!(store.claim_at(&one, LEASE, now), Ok(Claim::First));
+        assert_eq!(
+            store.claim_at(&two, LEASE, now + LEASE / 2),
+            Ok(Claim::Running)
+        );
+        assert_eq!(
+            store.claim_at(&two, LEASE, now + LEASE * 2),
+            Ok(Claim::First)
+        );
+        // The first claimant's late record is not kept; the second's is.
+        assert_eq!(ready(store.record(&one, "1")), Ok(false));
+        assert_eq!(ready(store.record(&two, "2")), Ok(true));
+        assert_eq!(
+            store.claim_at(&one, LEASE, now + LEASE * 2),
+            Ok(Claim::Recorded("2".into()))
+        );
+    }
+
+    #[test]
+    fn a_call_keeps_one_entry_and_its_earlier_rounds_are_used() {
+        let store = MemoryStore::new();
+        finished(&store, &round(&store, "c", 1, "one"));
+        finished(&store, &round(&store, "c", 2, "one"));
+        assert_eq!(store.len(), 1);
+        assert_eq!(
+            store.claim_at(&round(&store, "c", 1, "two"), LEASE, SystemTime::now()),
+            Ok(Claim::Used)
+        );
+    }
+
+    #[test]
+    fn another_generation_is_forgotten() {
+        let store = MemoryStore::new();
+        let mut other = round(&store, "c", 1, "one");
+        other.generation = "an earlier process".into();
+        assert_eq!(
+            store.claim_at(&other, LEASE, SystemTime::now()),
+            Ok(Claim::Forgotten)
+        );
+        assert!(store.is_empty());
     }
 }

@@ -65,7 +65,9 @@
 
 mod answer;
 mod asked;
+mod carry;
 mod claim;
+mod key;
 mod memory;
 mod port;
 mod retry;
@@ -83,7 +85,9 @@ mod unavailable;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::{Mutex, MutexGuard};
+use std::task::Poll;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
@@ -92,21 +96,23 @@ use serde_json::{Map, Value};
 
 pub use asked::{Asked, Ending, Interrupt};
 pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
+pub use key::{StateKey, StateKeyError};
 pub use memory::MemoryStore;
 pub use port::{Call, Method, Port, PortFuture, SendError};
 pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
 pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
 pub use sample::ClientQuestion;
-pub use state::Change;
-pub use state::{StateError, StateKey, StateKeyError};
+pub use state::{Change, StateError};
 pub use store::{Claim, Round, RoundStore, StoreError};
 pub use unavailable::{Unavailable, input_schema};
 
 pub(crate) use state::digest;
+#[cfg(feature = "redis")]
+pub(crate) use trace::warn;
 
 use crate::protocol::client::{Capability, ClientCapabilities};
 
-use claim::{Claimed, Unsettled};
+use claim::Claimed;
 use state::{Binding, Carried};
 
 use crate::protocol::input::{InputRequests, InputRequired};
@@ -161,7 +167,8 @@ pub struct Ask {
     /// The request's version predates elicitation (forms are written for 2025-06-18, for the
     /// fallback's words).
     predates: bool,
-    key: StateKey,
+    /// The key the adapter or the tool set; the installed one is made only where none is.
+    key: Option<StateKey>,
     /// The request and its name, and the adapter's caller, which the state is bound to with
     /// the arguments.
     method: Method,
@@ -208,11 +215,48 @@ pub(crate) struct Inner {
     pub(crate) running: bool,
     /// The last progress value sent: each notification's is higher.
     pub(crate) progress: f64,
-    /// Random bytes of this call, drawn when a URL question first needs an `elicitationId`.
-    call_id: Option<[u8; 16]>,
-    /// The round a verified state names, for its claim: the state's seal, a digest of the
-    /// answers this retry brought for it, and when the state expires.
-    round: Option<(String, String, SystemTime)>,
+    /// The round a verified state names, for its claim.
+    round: Option<RoundOf>,
+    /// Why the call started over, if it did: its questions say so.
+    pub(crate) restart: Option<Restart>,
+}
+
+/// What a verified state says of the round its retry is, beside the call and the generation
+/// it carries.
+struct RoundOf {
+    number: u32,
+    /// A digest of the answers this retry brought for it, as they are carried.
+    answers: String,
+    /// A digest of the caller's principal, empty for nobody in particular.
+    principal: String,
+    expires: SystemTime,
+    /// What the call's state is bound to, which its recorded ending is bound to too.
+    binding: Binding,
+}
+
+/// Why a call that carried a state starts over, as a first call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Restart {
+    /// The state opened under no key of the server's, had expired, or holds what this build
+    /// does not read.
+    Unopened,
+    /// The store may have lost the call's round: it may have run.
+    Forgotten,
+}
+
+impl Restart {
+    /// The sentence each question of the call adds to its message.
+    pub(crate) fn sentence(self) -> &'static str {
+        match self {
+            Restart::Unopened => {
+                "(The server could not continue your earlier answers, so it asks again.)"
+            }
+            Restart::Forgotten => {
+                "(The server lost its record of your earlier answers, so it asks again; what \
+                 they led to may already have happened.)"
+            }
+        }
+    }
 }
 
 /// The questions of one [`Ask::all`] so far.
@@ -280,7 +324,7 @@ impl Ask {
             version,
             capabilities,
             predates,
-            key: StateKey::installed().clone(),
+            key: None,
             method: call.method,
             name: call.name,
             principal: call.principal,
@@ -299,6 +343,12 @@ impl Ask {
     /// Seals and opens the call's state with `key` instead of the installed one: a key with a
     /// time to live, a caller, a store or a secret of its own. Set it before the body runs.
     ///
+    /// **Make the key once**, at start-up (outside a streamable HTTP service's factory
+    /// closure, too), and pass clones of it: every call of a tool must claim its rounds in the
+    /// same store. Keys without a store of their own share the process's, so even a key made
+    /// per call keeps exactly-once in one process; a key made from a secret needs a shared
+    /// store ([`StateKey::with_store`]) across processes.
+    ///
     /// The sealed state is bound to the tool, its arguments and the caller: the principal the
     /// key names from the SDK's request context, where the key names one
     /// ([`StateKey::with_principal`]), or else the adapter's own ([`Call::principal`]). A key
@@ -306,20 +356,31 @@ impl Ask {
     /// runs, as a fault of the server's.
     #[must_use]
     pub fn with_key(mut self, key: StateKey) -> Self {
-        self.key = key;
+        self.key = Some(key);
         self
     }
 
-    /// What the call's state is bound to: the tool, its arguments and the caller.
-    fn binding(&self) -> Result<Binding, StateError> {
-        let principal = match self.key.names_principals() {
-            true => self.key.principal_of(self.port.context())?,
+    /// The call's key: its own, or the installed one.
+    fn key(&self) -> &StateKey {
+        self.key.as_ref().unwrap_or_else(|| StateKey::installed())
+    }
+
+    /// What the call's state is bound to (the tool, its arguments and the caller), and a
+    /// digest of the caller's principal (empty for nobody in particular).
+    fn binding(&self) -> Result<(Binding, String), StateError> {
+        let key = self.key();
+        let principal = match key.names_principals() {
+            true => key.principal_of(self.port.context())?,
             false => self.principal.clone(),
         };
-        Ok(Binding::of(
+        let binding = Binding::of(
             &format!("{}\0{}", self.method.as_str(), self.name),
             Some(&self.arguments),
             principal.as_deref(),
+        );
+        Ok((
+            binding,
+            principal.map(|p| digest(p.as_bytes())).unwrap_or_default(),
         ))
     }
 
@@ -465,8 +526,13 @@ impl Ask {
     /// Runs a tool's body and turns how it ended into the tool's result: its own result, a
     /// request for the answers it is waiting for (2026-07-28), or the interrupt that stopped it.
     ///
-    /// A `requestState` that does not verify stops the call before the body runs. A question
-    /// left unanswered is asked even where the body went on without its answer.
+    /// A `requestState` that does not verify stops the call before the body runs; one that no
+    /// key of the server's opens, or that expired, starts the call over, as a first call whose
+    /// questions say so. A retry's round is claimed in the key's [`RoundStore`] first, and
+    /// held while the body runs; once the body began, its ending is recorded, whatever it is,
+    /// so that the same retry sent again gets it and runs nothing. A body that panics ends
+    /// the call with an internal error, recorded as any other. A question left unanswered is
+    /// asked even where the body went on without its answer.
     pub async fn run<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R>
     where
         R: Serialize + DeserializeOwned,
@@ -474,23 +540,34 @@ impl Ask {
         if let Err(refused) = self.carried(|_| Ok(())) {
             return Asked::Stopped(refused);
         }
-        let round = match self.claim().await {
+        let held = match self.claim().await {
             Ok(Claimed::Unclaimed) => None,
-            Ok(Claimed::Ours(round)) => Some(round),
+            Ok(Claimed::Ours(held)) => Some(held),
             Ok(Claimed::Ran(recorded)) => return recorded,
+            Ok(Claimed::Forgotten) => {
+                if let Err(stop) = self.start_over(Restart::Forgotten) {
+                    return Asked::Stopped(stop);
+                }
+                None
+            }
             Err(stop) => return Asked::Stopped(stop),
         };
-        let unsettled = round.as_ref().map(|r| Unsettled::new(self.key.store(), r));
-        let asked = self.run_body(body).await;
-        if let (Some(round), Some(unsettled)) = (round, unsettled) {
-            self.settle(&round, &asked).await;
-            unsettled.settled();
-        }
+        let Some(held) = held else {
+            return self.run_body(body).await;
+        };
+        let unsettled = held.guard();
+        let asked = tokio::select! {
+            biased;
+            asked = self.run_body(body) => asked,
+            never = held.keep() => match never {},
+        };
+        held.settle(&asked).await;
+        unsettled.settled();
         asked
     }
 
     /// Runs the body and ends the round: its result, the questions it is waiting for, or its
-    /// stop.
+    /// stop. A panic in the body is its stop.
     async fn run_body<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R> {
         {
             let mut inner = self.lock();
@@ -498,7 +575,13 @@ impl Ask {
             inner.awaits.clear();
             inner.declined.clear();
         }
-        let result = body.await;
+        let result = match caught(body).await {
+            Ok(result) => result,
+            Err(panic) => {
+                trace::panicked(&panic);
+                Err(Interrupt::Error(RpcError::internal("the tool failed")))
+            }
+        };
         let (pending, at) = {
             let mut inner = self.lock();
             inner.running = false;
@@ -507,7 +590,7 @@ impl Ask {
         };
         match result {
             Ok(_) | Err(Interrupt::InputRequired) if !pending.is_empty() => {
-                match self.end_round(pending, at) {
+                match self.end_round(pending, at).await {
                     Ok(required) => Asked::InputRequired(required),
                     Err(e) => Asked::Stopped(e),
                 }
@@ -518,11 +601,24 @@ impl Ask {
     }
 
     /// Seals what the call knows and asks for `pending`, each the await of its key `at` says.
-    fn end_round(
+    async fn end_round(
         &self,
         pending: InputRequests,
         at: BTreeMap<String, usize>,
     ) -> Result<InputRequired, Interrupt> {
+        let known = self.carried(|carried| Ok(carried.generation.clone()))?;
+        // A state is issued under the store's generation: a store that loses its records
+        // changes it, and the next round is then asked again rather than run blindly.
+        if known.is_empty() {
+            let generation = self.key().store().generation().await.map_err(|e| {
+                trace::store_failed(&e);
+                Interrupt::State(StateError::Store(e.0))
+            })?;
+            self.carried(|carried| {
+                carried.generation = generation;
+                Ok(())
+            })?;
+        }
         let sealed = self.carried(|carried| {
             if carried.round >= self.max_rounds {
                 return Err(Interrupt::TooManyRounds {
@@ -532,8 +628,8 @@ impl Ask {
             }
             carried.round += 1;
             carried.pending = at;
-            let binding = self.binding().map_err(Interrupt::State)?;
-            self.key.seal(carried, &binding).map_err(Interrupt::State)
+            let (binding, _) = self.binding().map_err(Interrupt::State)?;
+            self.key().seal(carried, &binding).map_err(Interrupt::State)
         })?;
         Ok(InputRequired::new(pending).with_request_state(sealed))
     }
@@ -562,48 +658,124 @@ impl Ask {
 
     /// The state the client echoed, with this round's answers to the questions it asked added
     /// to it. Answers count only through the state that asked for them: without a state, a
-    /// call is a first call, whatever `inputResponses` it carries.
+    /// call is a first call, whatever `inputResponses` it carries. A state that no key opens,
+    /// or that expired, starts the call over.
     fn open(&self, inner: &mut Inner) -> Result<Carried, StateError> {
         // Who the caller is, before anything: a key that cannot tell stops every call.
-        let binding = self.binding()?;
+        let (binding, principal) = self.binding()?;
         let Some(sealed) = &self.request_state else {
-            return Ok(Carried::new());
+            return Carried::new();
         };
-        let (mut carried, issued, seal) = self.key.open(sealed, &binding).inspect_err(|e| {
-            if *e == StateError::UnknownKey {
-                trace::unknown_key();
+        let (mut carried, issued) = match self.key().open(sealed, &binding) {
+            Ok(opened) => opened,
+            Err(e @ (StateError::UnknownKey | StateError::Expired | StateError::Outdated(_))) => {
+                trace::started_over(Restart::Unopened, &e.to_string());
+                inner.restart = Some(Restart::Unopened);
+                return Carried::new();
             }
-        })?;
+            Err(e) => return Err(e),
+        };
         // This round's answers took from the round's result to this retry.
         let took = Duration::from_millis(state::now_ms().saturating_sub(issued));
         let mut answers = Map::new();
         for (key, index) in std::mem::take(&mut carried.pending) {
-            if let Some(reply) = self.responses.get(&key) {
-                answers.insert(key.clone(), reply.clone());
-                carried.push_reply(&key, index, reply.clone(), Some(took));
-                inner.fresh.insert((key, index));
-            }
+            let Some(reply) = self.responses.get(&key) else {
+                continue;
+            };
+            let kind = carried.keys.get(&key).and_then(|a| a.get(index));
+            let reply = carry::carry(kind.map_or("form", |a| a.identity.kind.as_str()), reply);
+            answers.insert(key.clone(), reply.clone());
+            carried.push_reply(&key, index, reply, Some(took));
+            inner.fresh.insert((key, index));
         }
-        let expires = UNIX_EPOCH + Duration::from_millis(issued) + self.key.ttl();
-        inner.round = Some((seal, state::answers_digest(&answers), expires));
+        inner.round = Some(RoundOf {
+            number: carried.round,
+            answers: state::answers_digest(&answers),
+            principal,
+            expires: UNIX_EPOCH + Duration::from_millis(issued) + self.key().ttl(),
+            binding,
+        });
         Ok(carried)
     }
 
-    /// The round of this retry, for its claim, with a claimant of its own; `None` for a call
-    /// without a state.
-    fn round(&self) -> Option<Round> {
-        let (seal, answers, expires) = self.lock().round.clone()?;
+    /// Forgets what the call's state carried, but its id: the call runs as a first call whose
+    /// questions say why. A call that started over once already for want of its store's
+    /// record stops instead: its rounds keep reaching servers that share no store.
+    fn start_over(&self, why: Restart) -> Result<(), Interrupt> {
+        let mut inner = self.lock();
+        let Some(Ok(carried)) = &inner.carried else {
+            return Ok(());
+        };
+        if carried.restarts > 0 {
+            trace::state_failed(&StateError::Forgotten);
+            return Err(Interrupt::State(StateError::Forgotten));
+        }
+        let mut fresh = Carried::of(carried.call.clone());
+        fresh.restarts = carried.restarts + 1;
+        inner.carried = Some(Ok(fresh));
+        inner.round = None;
+        inner.fresh.clear();
+        inner.restart = Some(why);
+        trace::started_over(why, "the store has no record of the round: it may have run");
+        Ok(())
+    }
+
+    /// The round of this retry, for its claim, with a claimant of its own, and what its
+    /// recorded ending is bound to; `None` for a call without a state.
+    fn round(&self) -> Option<(Round, Vec<u8>)> {
+        let inner = self.lock();
+        let of = inner.round.as_ref()?;
+        let Some(Ok(carried)) = &inner.carried else {
+            return None;
+        };
         let mut claimant = [0u8; 16];
         // Without random bytes, the claim is told apart by the time it was made.
         if getrandom::fill(&mut claimant).is_err() {
             claimant[..8].copy_from_slice(&state::now_ms().to_be_bytes());
         }
-        Some(Round {
-            seal,
-            answers,
-            claimant: digest(&claimant),
-            expires,
-        })
+        let call = key::call_digest(&carried.call);
+        let context = [
+            of.binding.as_bytes(),
+            call.as_bytes(),
+            &of.number.to_be_bytes(),
+        ]
+        .concat();
+        let round = Round::new(
+            call,
+            of.number,
+            of.answers.clone(),
+            digest(&claimant),
+            carried.generation.clone(),
+            of.expires,
+        )
+        .with_principal(of.principal.clone());
+        Some((round, context))
+    }
+
+    /// The call's id: random, drawn on its first call, and the same in every round of it, on
+    /// every process, in every replay of a round; carried in the sealed state and never drawn
+    /// again. Pass it as the idempotency key of an effect outside the server (a payment API's
+    /// `Idempotency-Key`, say): the store runs each round once, but a process killed mid-body
+    /// leaves its round to be taken over, and the effect it may have made is then the other
+    /// system's to recognise.
+    ///
+    /// ```
+    /// # use elicit_core::prelude::*;
+    /// # async fn charge(amount: u32, idempotency_key: &str) {}
+    /// # async fn body(ask: &Ask) -> Result<String, Interrupt> {
+    /// if ask.confirm("pay", "Pay 120 EUR?").await?.is_confirmed() {
+    ///     charge(120, &ask.call_id()?).await;
+    /// }
+    /// # Ok(String::new())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupt::State`] where the call's state was refused, which [`run`](Ask::run) says
+    /// before the body runs.
+    pub fn call_id(&self) -> Result<String, Interrupt> {
+        self.carried(|carried| Ok(carried.call.clone()))
     }
 
     pub(crate) fn version(&self) -> Result<ProtocolVersion, Interrupt> {
@@ -620,18 +792,25 @@ impl Ask {
         !self.output_schema
     }
 
-    /// The call's random bytes, drawn when first needed; `None` without randomness.
-    pub(crate) fn call_id(&self) -> Option<[u8; 16]> {
-        let mut inner = self.lock();
-        if inner.call_id.is_none() {
-            let mut id = [0u8; 16];
-            inner.call_id = getrandom::fill(&mut id).ok().map(|()| id);
-        }
-        inner.call_id
-    }
-
     /// Whether this round's `inputResponses` answered the `index`-th await of `key`.
     pub(crate) fn answered_now(&self, key: &str, index: usize) -> bool {
         self.lock().fresh.contains(&(key.to_owned(), index))
     }
+}
+
+/// The output of `body`, or what it panicked with.
+async fn caught<F: Future>(body: F) -> Result<F::Output, String> {
+    let mut body = std::pin::pin!(body);
+    std::future::poll_fn(move |context| {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| body.as_mut().poll(context))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(panic) => Poll::Ready(Err(panic
+                .downcast_ref::<&str>()
+                .map(|text| (*text).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".to_owned()))),
+        }
+    })
+    .await
 }

@@ -96,7 +96,7 @@ impl Call {
 pub enum SendError {
     /// The form cannot be written for the version, or the SDK's model cannot carry it whole.
     Schema(SchemaError),
-    /// The client did not answer in time.
+    /// The client did not answer within the question's deadline: the deadline.
     Timeout(Duration),
     /// The request failed in the SDK or the transport: what it said.
     Transport(String),

@@ -735,7 +735,8 @@ macro_rules! questions {
             {
                 Box::pin(async move {
                     let ($($question,)+) = self;
-                    ask.batch(true);
+                    // Ends the batch however this future ends: dropped mid-way too.
+                    let _batch = ask.batch();
                     // Live requests go out at once, and the first failure ends the others; a
                     // round goes on past unanswered questions, so that it asks for all of
                     // them together.
@@ -758,7 +759,6 @@ macro_rules! questions {
                     } else {
                         tokio::try_join!($(ask.answer(&$question)),+)
                     };
-                    ask.batch(false);
                     answers
                 })
             }

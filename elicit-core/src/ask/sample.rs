@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::Ask;
 use super::asked::Interrupt;
+use super::carry::ListRootsResult;
 use super::question::{Answering, Asking, Core, Kept, sealed};
 use super::retry::RetryPolicy;
 use super::state::{Identity, digest};
@@ -29,9 +30,9 @@ impl Ask {
     /// with [`Interrupt::MissingCapability`], nothing sent. The result is carried in the
     /// sealed state, so later rounds never ask for it again, and it is asked once: no retry.
     ///
-    /// A result larger than [`MAX_CARRIED_REPLY`](Ask::MAX_CARRIED_REPLY) is refused on every
-    /// version ([`Interrupt::Invalid`], a tool error), so that the state stays small: ask for
-    /// fewer `maxTokens`. A client that refuses the request (a JSON-RPC error, live) ends the
+    /// A result larger than [`MAX_CARRIED_REPLY`](Ask::MAX_CARRIED_REPLY), once cut to its
+    /// fields, is refused on every version ([`Interrupt::Invalid`], a tool error), so that the
+    /// state stays small: ask for fewer `maxTokens`. A client that refuses the request (a JSON-RPC error, live) ends the
     /// call with [`SendError::Refused`](super::SendError::Refused), a tool error; one that
     /// does not answer within the question's deadline, with
     /// [`SendError::Timeout`](super::SendError::Timeout).
@@ -66,8 +67,11 @@ impl Ask {
         ClientQuestion::new(self, key.into(), "the client's roots", Request::Roots)
     }
 
-    /// The largest reply to [`sample`](Ask::sample) or [`roots`](Ask::roots), as JSON text, in
-    /// bytes: each is carried in the sealed state of every later round.
+    /// The largest reply `Ask` reads to any question, on every version, as JSON text in
+    /// bytes, once cut to what its question reads (an elicitation's `action`, and an accept's
+    /// `content`; a completion's or roots' result fields): each is carried in the sealed
+    /// state of every later round. A larger one reads as content refused with
+    /// [`Rule::ReplyTooLarge`].
     pub const MAX_CARRIED_REPLY: usize = 64 * 1024;
 }
 
@@ -106,21 +110,11 @@ impl<'a, O> ClientQuestion<'a, O> {
     }
 }
 
-/// Reads a reply as `T`, refusing one too large to carry.
+/// Reads a reply as `T`.
 fn carried<T: serde::de::DeserializeOwned>(reply: &Value, what: &str) -> Result<T, ElicitError> {
-    let refuse = |location, rule| Err(ElicitError::new(vec![Violation::new(location, rule, None)]));
-    let size = serde_json::to_vec(reply).map_or(usize::MAX, |text| text.len());
-    if size > Ask::MAX_CARRIED_REPLY {
-        return refuse(
-            Location::Content,
-            Rule::ReplyTooLarge(Ask::MAX_CARRIED_REPLY),
-        );
-    }
-    serde_json::from_value(reply.clone()).or_else(|e| {
-        refuse(
-            Location::Envelope,
-            Rule::Json(format!("not a {what} result: {e}")),
-        )
+    T::deserialize(reply).map_err(|e| {
+        let rule = Rule::Json(format!("not a {what} result: {e}"));
+        ElicitError::new(vec![Violation::new(Location::Envelope, rule, None)])
     })
 }
 
@@ -181,12 +175,6 @@ impl sealed::Asks for SampleQuestion<'_> {
     fn action(_: &CreateMessageResult) -> ElicitAction {
         ElicitAction::Accept
     }
-}
-
-/// The client's answer to `roots/list`.
-#[derive(serde::Deserialize)]
-struct ListRootsResult {
-    roots: Vec<Root>,
 }
 
 impl sealed::Asks for RootsQuestion<'_> {

@@ -39,11 +39,10 @@ pub(super) enum Refused {
     DoesNotOpen,
 }
 
-/// An opened state: its payload, when it was issued, and its nonce (unique to one seal).
+/// An opened state: its payload, and when it was issued.
 pub(super) struct Opened {
     pub payload: Vec<u8>,
     pub issued: u64,
-    pub nonce: [u8; NONCE_LEN],
 }
 
 impl Sealer {
@@ -119,6 +118,5 @@ pub(super) fn open(keys: &[Sealer], sealed: &str, context: &[u8]) -> Result<Open
     Ok(Opened {
         payload,
         issued: u64::from_be_bytes(issued),
-        nonce,
     })
 }

@@ -57,20 +57,20 @@ pub struct Facts<'a> {
     pub deadline: Duration,
     /// Whether a result may carry this crate's `structuredContent`.
     pub structured: bool,
-    /// Random bytes of the call, where a URL-mode question needs an `elicitationId`.
-    pub call_id: Option<[u8; 16]>,
+    /// The call's id, where a URL-mode question needs an `elicitationId`.
+    pub call_id: Option<String>,
 }
 
 impl Facts<'_> {
     /// The `elicitationId` of the `index`-th await of `key` in this call: unique to the call
     /// and the question, and the same on every attempt.
     pub(crate) fn elicitation_id(&self, key: &str, index: usize) -> Result<String, Interrupt> {
-        let call = self.call_id.ok_or_else(|| {
+        let call = self.call_id.as_deref().ok_or_else(|| {
             Interrupt::Error(crate::protocol::jsonrpc::RpcError::internal(
-                "no random bytes for an elicitationId",
+                "no id for an elicitationId",
             ))
         })?;
-        let mut bytes = call.to_vec();
+        let mut bytes = call.as_bytes().to_vec();
         bytes.extend_from_slice(&(index as u64).to_be_bytes());
         bytes.extend_from_slice(key.as_bytes());
         Ok(super::state::digest(&bytes))
@@ -125,7 +125,7 @@ impl Step {
             // An answer that came after the question's deadline is a cancel that timed out,
             // as it is live.
             if stored.took.is_some_and(|took| took > facts.deadline) {
-                if let Some(stop) = self.timed_out(question, stored.took, read) {
+                if let Some(stop) = self.timed_out(question, facts, stored.took, read) {
                     return Next::Stop(stop);
                 }
             } else {
@@ -175,16 +175,17 @@ impl Step {
 
     /// Nobody answered in time: for an elicitation, a cancel, and final (a client that
     /// dropped the request would drop its retry too); a request of another kind has no
-    /// cancel, and ends the call as a request that timed out.
+    /// cancel, and ends the call as a request that timed out, naming the deadline.
     pub(crate) fn timed_out(
         &mut self,
         question: &dyn Asking,
+        facts: &Facts,
         took: Option<Duration>,
         read: &mut Read,
     ) -> Option<Interrupt> {
         self.again = false;
         if !question.needs().is_elicitation() {
-            let stop = Interrupt::Send(SendError::Timeout(took.unwrap_or_default()));
+            let stop = Interrupt::Send(SendError::Timeout(facts.deadline));
             self.attempts
                 .record(AttemptOutcome::Failed(stop.to_string()));
             return Some(stop);

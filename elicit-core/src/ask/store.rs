@@ -1,22 +1,23 @@
 //! Exactly-once rounds: the store in which each round of a call is claimed before its body
-//! runs, and its response recorded after.
+//! runs, and its ending recorded after.
 //!
 //! On 2026-07-28 a retry that carries a verified state is one round of one call. The engine
-//! claims the round (the state's seal, with a digest of the answers it brought) before the
-//! body runs:
+//! claims the round (the call, the round's number and a digest of the answers it brought)
+//! before the body runs:
 //!
-//! - the first claim runs the body, and the round's response is recorded until the state
-//!   expires;
+//! - the first claim runs the body, and its ending is recorded, whatever it is: a result, the
+//!   next round's questions, a tool error, a JSON-RPC error or a caught panic;
 //! - the same retry again (same state, same answers), at once or later, runs nothing: it gets
-//!   the recorded response, or waits for it (up to
+//!   the recorded ending, or waits for it (up to
 //!   [`StateKey::CLAIM_WAIT`](super::StateKey::CLAIM_WAIT)) while the first is running;
-//! - the same state with other answers is refused as used;
-//! - a body that ends in a fault of the server releases its claim, so the client's retry runs.
+//! - the same state with other answers, or an earlier round of a call that has moved on, is
+//!   refused as used;
+//! - only what stops a round before its effects can have happened releases it, so that the
+//!   client's retry runs: an error the tool marks with
+//!   [`Interrupt::retryable`](super::Interrupt::retryable), or a state the server could not
+//!   seal.
 
-use std::future::Future;
 use std::time::{Duration, SystemTime};
-
-use serde_json::Value;
 
 use super::port::PortFuture;
 
@@ -24,52 +25,76 @@ use super::port::PortFuture;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Round {
-    /// The seal of the state the retry carried: unique to one round of one call.
-    pub seal: String,
+    /// The call: a digest of its id, the same in every round of it and on every process.
+    pub call: String,
+    /// Which round of the call it is: 1 for the first retry.
+    pub number: u32,
     /// A digest of the answers the retry brought.
     pub answers: String,
-    /// Who claims it: unique to one claim, so that only its claimant records or releases it.
+    /// Who claims it: unique to one claim, so that only its claimant renews, records or
+    /// releases it.
     pub claimant: String,
-    /// When the state stops opening: nothing about the round is needed after it.
+    /// Who the caller is: a digest of the principal the state is bound to, empty for nobody
+    /// in particular. A store may cap what one principal holds.
+    pub principal: String,
+    /// The store's [generation](RoundStore::generation) the call's state was issued under.
+    pub generation: String,
+    /// When the state stops opening: nothing about the call is needed after it.
     pub expires: SystemTime,
 }
 
 impl Round {
-    /// A round of the state sealed as `seal`, answered with the digest `answers`, claimed by
-    /// `claimant`, whose state expires at `expires`: as the engine makes one, for a store's own
-    /// tests.
+    /// Round `number` of `call`, answered with the digest `answers`, claimed by `claimant`,
+    /// its state issued under `generation` and expiring at `expires`, for nobody in
+    /// particular: as the engine makes one, for a store's own tests.
     #[must_use]
     pub fn new(
-        seal: impl Into<String>,
+        call: impl Into<String>,
+        number: u32,
         answers: impl Into<String>,
         claimant: impl Into<String>,
+        generation: impl Into<String>,
         expires: SystemTime,
     ) -> Self {
         Round {
-            seal: seal.into(),
+            call: call.into(),
+            number,
             answers: answers.into(),
             claimant: claimant.into(),
+            principal: String::new(),
+            generation: generation.into(),
             expires,
         }
+    }
+
+    /// The same round, for the caller `principal` (a digest).
+    #[must_use]
+    pub fn with_principal(mut self, principal: impl Into<String>) -> Self {
+        self.principal = principal.into();
+        self
     }
 }
 
 /// What a claim found.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Claim {
-    /// The round is this claimant's: run the body, then record its response or release it.
+    /// The round is this claimant's: run the body, then record its ending (or release it).
     First,
-    /// The same retry ran: the response it recorded.
-    Recorded(Value),
+    /// The same retry ran: the ending it recorded, as the engine sealed it.
+    Recorded(String),
     /// The same retry is running under another claim, within its lease.
     Running,
-    /// The state was used with other answers.
+    /// The round ran with other answers, or the call has moved on to a later round.
     Used,
+    /// The store may have lost this round: its generation is not the state's, or it let the
+    /// round go to make room. Whether it ran cannot be told, so it is not run blindly.
+    Forgotten,
 }
 
-/// A store that could not be reached or refused to keep more: the call fails closed, and no
-/// body runs unguarded.
+/// A store that could not be reached or could not keep more. The call fails closed, and no
+/// body runs unguarded. Its text is for the server's traces; the client is told only that
+/// the store is unavailable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreError(pub String);
 
@@ -81,81 +106,66 @@ impl std::fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// Where the rounds of calls are claimed and their responses recorded, so that each round
-/// runs once ([`StateKey::with_store`](super::StateKey::with_store)). [`MemoryStore`](super::MemoryStore) serves one
-/// process, and is every key's store until another is given; a fleet shares one store (the
+/// Where the rounds of calls are claimed and their endings recorded, so that each round runs
+/// once ([`StateKey::with_store`](super::StateKey::with_store)). Every key that is given none
+/// shares one [`MemoryStore`](super::MemoryStore) per process; a fleet shares one store (the
 /// `redis` feature's `RedisStore`).
 ///
-/// A round is named by its [`seal`](Round::seal). The contract, which must hold when several
-/// processes share the store, each step atomic against every other:
+/// A store holds one entry per call, named by [`Round::call`]: its latest round, running or
+/// recorded. The contract, which must hold when several processes share the store, each step
+/// atomic against every other:
 ///
-/// - **claim**: where the seal has no entry, or a [`Running`](Claim::Running) one whose lease
-///   has passed, make it running for `round`'s claimant and answers, held for `lease`, and
-///   say [`First`](Claim::First). Where it has one for other answers, say
-///   [`Used`](Claim::Used); for the same answers, say [`Running`](Claim::Running) or give
-///   the response [`Recorded`](Claim::Recorded).
-/// - **record**: where the seal is running for `round`'s claimant, keep `response` in its place
-///   until `round.expires`. Otherwise (the lease passed and another took over) do nothing.
-/// - **release**: where the seal is running for `round`'s claimant, forget it. Otherwise do
-///   nothing.
+/// - **generation**: the store's generation, made the first time it is asked for. It stays
+///   the same for as long as the store keeps its entries, and changes when it may have lost
+///   them (a Redis restarted empty, a memory store in a new process).
+/// - **claim**: where the store's generation is not `round.generation`, say
+///   [`Forgotten`](Claim::Forgotten). Where the call has no entry, make it running for
+///   `round`'s claimant, number and answers, held for `lease`, and say
+///   [`First`](Claim::First) (or [`Forgotten`](Claim::Forgotten), where the store let an
+///   entry the round may have had go to make room). Where its entry is an earlier round,
+///   replace it in the same way. Where it is a later round, or this round with other answers,
+///   say [`Used`](Claim::Used). Where it is this round with the same answers: recorded, give
+///   the ending ([`Recorded`](Claim::Recorded)); running within its lease,
+///   [`Running`](Claim::Running); running past it, make it this claimant's and say
+///   [`First`](Claim::First).
+/// - **renew**: where the call's entry is this round, running for `round`'s claimant, hold it
+///   for `lease` from now, and say `true`; otherwise `false`.
+/// - **record**: where the call's entry is this round, running for `round`'s claimant, keep
+///   `ending` in its place until `round.expires`, and say `true`; otherwise (another took the
+///   round over) keep nothing and say `false`.
+/// - **release**: where the call's entry is this round, running for `round`'s claimant,
+///   forget it. Otherwise do nothing.
 ///
 /// An entry may be forgotten once `round.expires` has passed: the state no longer opens. A
 /// store that cannot do a step says so with a [`StoreError`]; the engine then fails closed.
 ///
-/// The methods return futures that are `Send`, as the standard library's async traits do;
-/// implement them with `async fn`.
+/// The methods return boxed futures that are `Send`, as [`Port`](super::Port)'s do: write
+/// each body as `Box::pin(async move { .. })`.
 pub trait RoundStore: Send + Sync + 'static {
+    /// The store's generation.
+    fn generation(&self) -> PortFuture<'_, Result<String, StoreError>>;
+
     /// Claims `round`, holding it for `lease` if it is this claimant's.
-    fn claim(
-        &self,
-        round: &Round,
-        lease: Duration,
-    ) -> impl Future<Output = Result<Claim, StoreError>> + Send;
-
-    /// Records the response of a round this claimant holds.
-    fn record(
-        &self,
-        round: &Round,
-        response: &Value,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Releases a round this claimant holds, so that a retry of it runs.
-    fn release(&self, round: &Round) -> impl Future<Output = Result<(), StoreError>> + Send;
-}
-
-/// [`RoundStore`] as the engine holds it: boxed futures, so that a key holds any store.
-pub(crate) trait DynStore: Send + Sync {
     fn claim<'a>(
         &'a self,
         round: &'a Round,
         lease: Duration,
     ) -> PortFuture<'a, Result<Claim, StoreError>>;
-    fn record<'a>(
-        &'a self,
-        round: &'a Round,
-        response: &'a Value,
-    ) -> PortFuture<'a, Result<(), StoreError>>;
-    fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>>;
-}
 
-impl<S: RoundStore> DynStore for S {
-    fn claim<'a>(
+    /// Holds a round this claimant runs for `lease` more: whether it still held it.
+    fn renew<'a>(
         &'a self,
         round: &'a Round,
         lease: Duration,
-    ) -> PortFuture<'a, Result<Claim, StoreError>> {
-        Box::pin(RoundStore::claim(self, round, lease))
-    }
+    ) -> PortFuture<'a, Result<bool, StoreError>>;
 
+    /// Records the ending of a round this claimant runs: whether it was kept.
     fn record<'a>(
         &'a self,
         round: &'a Round,
-        response: &'a Value,
-    ) -> PortFuture<'a, Result<(), StoreError>> {
-        Box::pin(RoundStore::record(self, round, response))
-    }
+        ending: &'a str,
+    ) -> PortFuture<'a, Result<bool, StoreError>>;
 
-    fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>> {
-        Box::pin(RoundStore::release(self, round))
-    }
+    /// Releases a round this claimant runs, so that a retry of it runs.
+    fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>>;
 }

@@ -67,29 +67,87 @@ pub(super) fn question(
     }
 }
 
-/// Tells the operator, with the `tracing` feature, that a retry's state was sealed under a key
-/// this process does not hold: the cause is a restart or a fleet without one shared key.
-pub(super) fn unknown_key() {
+/// Tells the operator something about the server's setup that exactly-once depends on, once:
+/// through `tracing` with that feature, else on stderr, so that it is never missed.
+pub(crate) fn warn(message: &str) {
     #[cfg(feature = "tracing")]
-    tracing::warn!(
-        target: "elicit_core::ask",
-        "a requestState sealed under a key this process does not hold was refused: the \
-         process restarted, or serves beside others with keys of their own; install one \
-         StateKey made from one shared secret on every replica at start-up \
-         (StateKey::new(secret)?.install()), and keep an old secret with `also_opening` while \
+    tracing::warn!(target: "elicit_core::ask", "{message}");
+    #[cfg(not(feature = "tracing"))]
+    eprintln!("elicit-core: warning: {message}");
+}
+
+/// The events below go to `tracing`, with that feature; without it, nowhere.
+macro_rules! event {
+    ($level:ident, $($field:tt)*) => {{
+        #[cfg(feature = "tracing")]
+        tracing::$level!(target: "elicit_core::ask", $($field)*);
+    }};
+}
+
+/// A call that carried a state starts over, as a first call, for `why`.
+pub(super) fn started_over(why: super::Restart, detail: &str) {
+    #[cfg(not(feature = "tracing"))]
+    let _ = (why, detail);
+    event!(
+        warn,
+        ?why,
+        detail,
+        "a call's state could not be continued: its questions are asked again; where the \
+         state came under a key this process does not hold, install one StateKey made from one \
+         shared secret on every replica, and keep an old secret with `also_opening` while \
          rotating"
     );
 }
 
-/// Tells the operator, with the `tracing` feature, that a store failed to record or release a
-/// round whose body ran: a retry of it may run again.
+/// A store failed: the call failed closed, or a round's ending could not be kept.
 pub(super) fn store_failed(error: &super::StoreError) {
     #[cfg(not(feature = "tracing"))]
     let _ = error;
-    #[cfg(feature = "tracing")]
-    tracing::warn!(
-        target: "elicit_core::ask",
-        %error,
-        "a round's response could not be kept, so a retry of it may run again"
+    event!(warn, %error, "the state store failed a step of a round");
+}
+
+/// A state or a recorded ending could not be sealed or opened.
+pub(super) fn state_failed(error: &super::StateError) {
+    #[cfg(not(feature = "tracing"))]
+    let _ = error;
+    event!(warn, %error, "a round's state or ending could not be sealed or opened");
+}
+
+/// A round's ending came after its lease passed and another claimant took it over: it was not
+/// kept, and the round may have run twice.
+pub(super) fn late_record() {
+    event!(
+        warn,
+        "a round's ending was not kept: the store no longer held its claim (its lease passed \
+         while it ran and a retry took it over, or the store lost its records), so a retry of \
+         it may run it again, or be asked again"
     );
+}
+
+/// A running round's claim was lost: another took it over.
+pub(super) fn lease_lost() {
+    event!(
+        warn,
+        "a running round's claim was lost to a retry that took it over; the store may be \
+         too slow to renew its lease"
+    );
+}
+
+/// A store let a recorded round go to make room: a retry of it is asked again.
+pub(super) fn let_go(round: u32) {
+    #[cfg(not(feature = "tracing"))]
+    let _ = round;
+    event!(
+        warn,
+        round,
+        "the round store is full: a finished round was let go to make room, so a retry of it \
+         is asked again"
+    );
+}
+
+/// A tool's body panicked: its call ends with an internal error.
+pub(super) fn panicked(message: &str) {
+    #[cfg(not(feature = "tracing"))]
+    let _ = message;
+    event!(error, panic = message, "a tool's body panicked");
 }

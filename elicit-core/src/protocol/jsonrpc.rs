@@ -1,6 +1,6 @@
 //! JSON-RPC framing for the messages this crate builds, for transports that send raw JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::SchemaError;
 use crate::schema::request::FormRequest;
@@ -52,13 +52,14 @@ pub(crate) fn to_value(value: impl Serialize) -> Value {
 
 /// A JSON-RPC error object, `{"code", "message", "data"?}`: how a call ends when the server
 /// refuses the request or the tool fails, rather than with a tool result.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RpcError {
     /// The error code.
     pub code: i32,
     /// What went wrong, in one line.
     pub message: String,
     /// More about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
 }
 

@@ -36,8 +36,8 @@ fn via_json<A: Serialize, B: serde::de::DeserializeOwned>(value: &A) -> Result<B
     serde_json::from_str(&text).map_err(|e| e.to_string())
 }
 
-/// rmcp's schema has no `pattern` and no exclusive bounds; a runtime schema carrying them
-/// cannot be converted without dropping a rule.
+/// rmcp's schema has no `pattern`, no exclusive bounds and no `uniqueItems`; a runtime schema
+/// carrying them cannot be converted without dropping a rule.
 fn check_representable(schema: &RequestedSchema) -> Result<(), SchemaError> {
     for prop in schema.properties() {
         let lost = match &prop.kind {
@@ -45,6 +45,7 @@ fn check_representable(schema: &RequestedSchema) -> Result<(), SchemaError> {
             Kind::Number(r) if r.exclusive_minimum.is_some() || r.exclusive_maximum.is_some() => {
                 Some("an exclusive bound")
             }
+            Kind::MultiSelect(r) if r.unique => Some("`uniqueItems`"),
             _ => None,
         };
         if let Some(what) = lost {

@@ -89,14 +89,23 @@ impl<R: IntoCallToolResult> IntoCallToolResult for Asked<R> {
     }
 }
 
-/// rmcp's error, passed through a tool's body with `?`, ends the call with it.
+/// rmcp's error, passed through a tool's body with `?`, ends the call with it, recorded as
+/// every ending of a body that began ([`Interrupt::Error`]).
 impl From<ErrorData> for Interrupt {
     fn from(error: ErrorData) -> Self {
-        Interrupt::Error(RpcError {
+        Interrupt::Error(error.into())
+    }
+}
+
+/// rmcp's error as a JSON-RPC error of this crate's: for
+/// [`Interrupt::retryable`](crate::ask::Interrupt::retryable), say.
+impl From<ErrorData> for RpcError {
+    fn from(error: ErrorData) -> Self {
+        RpcError {
             code: error.code.0,
             message: error.message.into_owned(),
             data: error.data,
-        })
+        }
     }
 }
 

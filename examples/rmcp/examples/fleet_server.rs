@@ -1,35 +1,45 @@
 //! One server of a fleet: any number of these processes, started with one secret and one
-//! Redis, serve each other's calls on 2026-07-28, and run each round once, whichever process
-//! each retry reaches.
+//! durable Redis, serve each other's calls on 2026-07-28, and run each round once, whichever
+//! process each retry reaches.
 //!
 //! ```sh
+//! redis-server --appendonly yes --appendfsync always &
 //! FLEET_SECRET=$(head -c 32 /dev/urandom | base64) FLEET_REDIS_URL=redis://127.0.0.1:6379/ \
 //!   cargo run -p elicit-rmcp-examples --example fleet_server -- 127.0.0.1:8000
 //! ```
 //!
 //! It serves streamable HTTP at `http://ADDRESS/mcp` (port 0, the default, for any free port)
-//! and prints that URL as the first line of stdout.
+//! and prints that URL as the first line of stdout. It logs to stderr through `tracing`: a
+//! store that fails, a round taken over or one whose record was lost, a Redis that keeps no
+//! append-only file.
 //!
 //! - `FLEET_SECRET`: the secret every process shares, 32 bytes or more (32 random bytes,
 //!   written as text). Required: a process with a key of its own could not open the others'
 //!   states.
 //! - `FLEET_REDIS_URL`: the Redis every process shares; its keys start with `fleet:`. Without
-//!   it each process keeps its rounds in memory, and a retry runs once only on the process
-//!   that ran it.
-//! - `FLEET_LEDGER`: a file to which each payment appends one line, `paid INVOICE AMOUNT`;
-//!   without it, the line goes to stderr.
+//!   it each process keeps its rounds in its own memory, and a round that reaches another
+//!   process is asked again.
+//! - `FLEET_LEDGER`: a directory that stands in for a payment service with idempotency keys:
+//!   each payment is a file named by its key, made only where none is, holding
+//!   `INVOICE AMOUNT`, and each attempt appends `INVOICE KEY` to its file `attempts`. Without
+//!   it, each payment is a line on stderr.
+//! - `FLEET_PAY_MS`: how long a payment takes to confirm once made, in milliseconds (none by
+//!   default): a process killed then has paid, but not answered.
 //!
 //! Tool `pay_invoice` asks which invoice to pay and how much (a form), then confirms the
-//! amount, then pays: the payment is the effect that must happen once.
+//! amount, then pays: the payment is the effect that must happen once. The store runs each
+//! round once; the call's id, passed to the payment service as its idempotency key, covers
+//! the one case the store cannot, a process killed mid-body whose round another takes over.
 
 #[path = "support/http.rs"]
 mod http;
 
 use std::io::Write;
+use std::time::Duration;
 
-use elicit_core::ElicitResult;
 use elicit_core::prelude::*;
 use elicit_core::redis::RedisStore;
+use elicit_core::{ElicitResult, RpcError};
 use rmcp::{tool, tool_handler, tool_router};
 
 /// Which invoice should be paid?
@@ -59,9 +69,13 @@ impl Fleet {
             if !ask.confirm("pay", message).await?.is_confirmed() {
                 return Ok("Nothing paid.".to_owned());
             }
-            // Every question is answered: the payment happens once per round that gets here,
-            // and the store lets that round run once.
-            pay(&invoice).map_err(|e| Interrupt::Error(elicit_core::RpcError::internal(e)))?;
+            // Every question is answered: the payment goes last, under the call's id.
+            let key = ask.call_id()?;
+            // A payment that could not be made paid nothing: a retry may try again.
+            pay(&key, &invoice).map_err(|e| Interrupt::retryable(RpcError::internal(e)))?;
+            if let Some(confirming) = millis("FLEET_PAY_MS") {
+                tokio::time::sleep(confirming).await;
+            }
             Ok(format!(
                 "Paid {} EUR for invoice {}.",
                 invoice.amount, invoice.number
@@ -77,24 +91,44 @@ impl Fleet {
 )]
 impl rmcp::ServerHandler for Fleet {}
 
-/// Appends the payment to the ledger.
-fn pay(invoice: &Invoice) -> Result<(), String> {
-    let line = format!("paid {} {}\n", invoice.number, invoice.amount);
-    match std::env::var_os("FLEET_LEDGER") {
-        Some(path) => std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .and_then(|mut ledger| ledger.write_all(line.as_bytes()))
-            .map_err(|e| format!("the ledger cannot be written: {e}")),
-        None => {
-            eprint!("{line}");
-            Ok(())
+/// Pays `invoice` under the idempotency key `key`, as a payment service would: a second
+/// payment under one key is the first.
+fn pay(key: &str, invoice: &Invoice) -> Result<(), String> {
+    let Some(ledger) = std::env::var_os("FLEET_LEDGER").map(std::path::PathBuf::from) else {
+        eprintln!("paid {} {}", invoice.number, invoice.amount);
+        return Ok(());
+    };
+    let failed = |e: std::io::Error| format!("the payment service cannot be reached: {e}");
+    let attempt = format!("{} {key}\n", invoice.number);
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(ledger.join("attempts"))
+        .and_then(|mut attempts| attempts.write_all(attempt.as_bytes()))
+        .map_err(failed)?;
+    let payment = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(ledger.join(key));
+    match payment {
+        Ok(mut payment) => {
+            let line = format!("{} {}", invoice.number, invoice.amount);
+            payment.write_all(line.as_bytes()).map_err(failed)
         }
+        // Paid under this key already: the service gives back the first payment.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(failed(e)),
     }
 }
 
-/// The fleet's key: the shared secret, with the shared Redis where there is one.
+/// The milliseconds in the variable `name`, where it is set.
+fn millis(name: &str) -> Option<Duration> {
+    let text = std::env::var(name).ok()?;
+    text.parse().ok().map(Duration::from_millis)
+}
+
+/// The fleet's key: the shared secret, with the shared Redis where there is one. Made once,
+/// here, and installed for every call of every session.
 fn install_key() -> Result<(), Box<dyn std::error::Error>> {
     let secret = std::env::var_os("FLEET_SECRET").ok_or("FLEET_SECRET is not set")?;
     let key = StateKey::new(secret.into_encoded_bytes())?;
@@ -109,6 +143,11 @@ fn install_key() -> Result<(), Box<dyn std::error::Error>> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Warnings and errors: a store outage, a round taken over, a record lost, a panic.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(tracing::Level::WARN)
+        .init();
     install_key()?;
     let address = std::env::args()
         .nth(1)

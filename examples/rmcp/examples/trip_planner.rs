@@ -26,8 +26,10 @@
 //! property. On 2025-06-18 and 2025-11-25 each question is a live request; on 2026-07-28 each is
 //! a round, with the answers so far sealed in `requestState`.
 //!
-//! The sealing key is `TRIP_PLANNER_KEY` (32 bytes or more) when set, so that processes started
-//! with the same key finish each other's calls; otherwise it is random for each process.
+//! The sealing key is `TRIP_PLANNER_KEY` (32 bytes or more) when set; otherwise it is random for
+//! each process. Each process keeps its rounds in its own memory, so a round that reaches
+//! another process, or this one after a restart, is asked again, saying so: processes that
+//! finish each other's calls share a store as well (`fleet_server`).
 //! `TRIP_PLANNER_KEEP_ALIVE_MS`, when set, is how often (in milliseconds) a live request that
 //! waits for the person sends progress; otherwise every 15 seconds.
 //!

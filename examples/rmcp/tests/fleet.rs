@@ -1,11 +1,15 @@
 //! A fleet: two `fleet_server` processes over HTTP that share one secret and one real Redis,
 //! on 2026-07-28. Rounds move between them, a final retry sent to both at once pays once, a
-//! Redis that went away fails retries closed, and a process restarted between rounds still
-//! finishes the call.
+//! Redis that went away fails retries closed, a durable Redis keeps every record through a
+//! crash, one restarted empty never lets a retry pay again in silence, and a process restarted
+//! between rounds still finishes the call.
 
 #[allow(dead_code)] // Shared with the other tests; this one finds an example with it.
 #[path = "../../tests/common/mod.rs"]
 mod common;
+#[allow(dead_code)] // Shared with the soak.
+#[path = "support/fleet.rs"]
+mod fleet;
 #[allow(dead_code)] // Shared with the other HTTP tests; the fleet serves from its own processes.
 #[path = "support/http.rs"]
 mod http;
@@ -13,98 +17,20 @@ mod http;
 #[path = "../../../elicit-core/tests/support/redis_server.rs"]
 mod redis_server;
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::time::Duration;
 
 use rmcp::ServiceError;
 use rmcp::model::*;
-use serde_json::{Value, json};
 
+use fleet::*;
 use http::Client;
 use redis_server::TestRedis;
 
-const SECRET: &str = "a fleet secret of thirty-two bytes or more, for tests";
-
-/// One `fleet_server` process, stopped when dropped.
-struct Process {
-    child: Child,
-    url: String,
-}
-
-impl Process {
-    fn start(redis: &str, ledger: &PathBuf) -> Process {
-        let mut child = Command::new(common::example("fleet_server"))
-            .env("FLEET_SECRET", SECRET)
-            .env("FLEET_REDIS_URL", redis)
-            .env("FLEET_LEDGER", ledger)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("fleet_server starts");
-        let mut url = String::new();
-        BufReader::new(child.stdout.take().expect("its stdout"))
-            .read_line(&mut url)
-            .expect("it prints its URL");
-        Process {
-            child,
-            url: url.trim().to_owned(),
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+const ANY_PORT: &str = "127.0.0.1:0";
 
 async fn connect(process: &Process) -> Client {
     http::connect(&process.url, None).await
-}
-
-/// The call's next request: the answer to the round `previous` asked, with its state.
-fn answering(previous: &InputRequiredResult, key: &str, reply: Value) -> CallToolRequestParams {
-    let mut retry = CallToolRequestParams::new("pay_invoice");
-    retry.input_responses = Some(serde_json::from_value(json!({ key: reply })).unwrap());
-    retry.request_state = previous.request_state.clone();
-    retry
-}
-
-async fn asks(client: &Client, request: CallToolRequestParams) -> InputRequiredResult {
-    match client.call_tool_once(request).await {
-        Ok(CallToolResponse::InputRequired(round)) => round,
-        other => panic!("expected a round, got {other:?}"),
-    }
-}
-
-async fn text(client: &Client, request: CallToolRequestParams) -> Result<String, ServiceError> {
-    match client.call_tool_once(request).await? {
-        CallToolResponse::Complete(result) => Ok(result
-            .content
-            .iter()
-            .filter_map(|c| c.as_text())
-            .map(|t| t.text.clone())
-            .collect()),
-        other => panic!("expected a result, got {other:?}"),
-    }
-}
-
-fn invoice(number: &str) -> Value {
-    json!({"action": "accept", "content": {"number": number, "amount": 120}})
-}
-
-fn yes() -> Value {
-    json!({"action": "accept", "content": {"confirmed": true}})
-}
-
-fn ledger_lines(ledger: &PathBuf) -> Vec<String> {
-    std::fs::read_to_string(ledger)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
-        .collect()
 }
 
 /// The first two rounds of a call to pay `number`: the first on `one`, the second on `two`.
@@ -115,15 +41,35 @@ async fn two_rounds(one: &Client, two: &Client, number: &str) -> CallToolRequest
     answering(&second, "pay", yes())
 }
 
+/// `request` on `client`, again and again until the store is back.
+async fn once_back(client: &Client, request: &CallToolRequestParams) -> CallToolResponse {
+    for _ in 0..50 {
+        match client.call_tool_once(request.clone()).await {
+            Err(ServiceError::McpError(e)) if e.message.contains("store is unavailable") => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => return other.expect("an answer"),
+        }
+    }
+    panic!("the store did not come back")
+}
+
+fn paid(ledger: &Path) -> Vec<(String, usize)> {
+    payments(ledger).into_iter().collect()
+}
+
+fn once(invoices: &[&str]) -> Vec<(String, usize)> {
+    invoices.iter().map(|i| ((*i).to_owned(), 1)).collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_fleet_runs_each_round_once() {
-    let Some(mut redis) = TestRedis::own("a_fleet_runs_each_round_once") else {
+async fn a_fleet_on_a_durable_redis_runs_each_round_once() {
+    let Some(mut redis) = TestRedis::durable("a_fleet_runs_each_round_once") else {
         return;
     };
-    let ledger = std::env::temp_dir().join(format!("elicit-fleet-{}.log", std::process::id()));
-    let _ = std::fs::remove_file(&ledger);
-    let a = Process::start(&redis.url, &ledger);
-    let b = Process::start(&redis.url, &ledger);
+    let ledger = ledger("durable");
+    let a = Process::start(&redis.url, &ledger, ANY_PORT, 0, None);
+    let b = Process::start(&redis.url, &ledger, ANY_PORT, 0, None);
     let (on_a, on_b) = (connect(&a).await, connect(&b).await);
 
     // Round 1 on A, round 2 on B; the final retry to both at once.
@@ -133,10 +79,21 @@ async fn a_fleet_runs_each_round_once() {
     assert_eq!(from_a, "Paid 120 EUR for invoice INV-1.");
     assert_eq!(from_a, from_b, "both copies get the same result");
     // Its response lost, the client sends it once more: the same result, nothing paid again.
-    assert_eq!(text(&on_a, last).await.unwrap(), from_a);
-    assert_eq!(ledger_lines(&ledger), ["paid INV-1 120"]);
+    assert_eq!(text(&on_a, last.clone()).await.unwrap(), from_a);
+    assert_eq!(paid(&ledger), once(&["INV-1"]));
+    assert_eq!(attempts(&ledger), 1, "the body ran once");
 
-    // Redis goes away mid-call: the retry is refused, saying why, and nothing is paid.
+    // Redis crashes and comes back with every record: the resend still runs nothing.
+    redis.restart(false).unwrap();
+    let again = once_back(&on_b, &last).await;
+    let CallToolResponse::Complete(again) = again else {
+        panic!("{again:?}")
+    };
+    assert_eq!(text_of(&again), from_a);
+    assert_eq!(attempts(&ledger), 1);
+
+    // Redis goes away mid-call: the retry is refused, saying why in fixed words, and nothing
+    // is paid.
     let last = two_rounds(&on_a, &on_b, "INV-2").await;
     redis.stop();
     for client in [&on_a, &on_b] {
@@ -144,40 +101,77 @@ async fn a_fleet_runs_each_round_once() {
             Err(ServiceError::McpError(e)) => {
                 assert_eq!(e.code, ErrorCode::INTERNAL_ERROR, "{e:?}");
                 assert!(
-                    e.message.contains("the state store is unavailable"),
+                    e.message.starts_with("the state store is unavailable"),
                     "{e:?}"
+                );
+                assert!(
+                    !e.message.contains("onnection"),
+                    "Redis's words stay in traces: {e:?}"
                 );
             }
             other => panic!("a retry ran without its store: {other:?}"),
         }
     }
-    assert_eq!(ledger_lines(&ledger), ["paid INV-1 120"]);
+    assert_eq!(paid(&ledger), once(&["INV-1"]));
     // Back again, the retry runs once.
     redis.start().unwrap();
-    let mut paid = Err(ServiceError::UnexpectedResponse);
-    for _ in 0..50 {
-        paid = text(&on_b, last.clone()).await;
-        if paid.is_ok() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert_eq!(paid.unwrap(), "Paid 120 EUR for invoice INV-2.");
+    let done = once_back(&on_b, &last).await;
+    let CallToolResponse::Complete(done) = done else {
+        panic!("{done:?}")
+    };
+    assert_eq!(text_of(&done), "Paid 120 EUR for invoice INV-2.");
     assert_eq!(
         text(&on_a, last).await.unwrap(),
         "Paid 120 EUR for invoice INV-2."
     );
-    assert_eq!(ledger_lines(&ledger), ["paid INV-1 120", "paid INV-2 120"]);
+    assert_eq!(paid(&ledger), once(&["INV-1", "INV-2"]));
 
     // A process restarted between rounds still finishes the call.
     let first = asks(&on_a, CallToolRequestParams::new("pay_invoice")).await;
     drop(on_a);
     drop(a);
-    let a = Process::start(&redis.url, &ledger);
+    let a = Process::start(&redis.url, &ledger, ANY_PORT, 0, None);
     let on_a = connect(&a).await;
     let second = asks(&on_a, answering(&first, "invoice", invoice("INV-3"))).await;
     let done = text(&on_b, answering(&second, "pay", yes())).await.unwrap();
     assert_eq!(done, "Paid 120 EUR for invoice INV-3.");
-    assert_eq!(ledger_lines(&ledger).len(), 3);
-    let _ = std::fs::remove_file(&ledger);
+    assert_eq!(paid(&ledger), once(&["INV-1", "INV-2", "INV-3"]));
+    let _ = std::fs::remove_dir_all(&ledger);
+}
+
+/// A Redis that keeps nothing through a restart, restarted empty: a final retry that paid,
+/// sent again, does not pay again in silence. It is asked again, saying that what the earlier
+/// answers led to may already have happened; answered again, it runs under the same call id,
+/// which the payment service recognises: one payment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_restarted_empty_never_pays_again_in_silence() {
+    let Some(mut redis) = TestRedis::own("a_redis_restarted_empty") else {
+        return;
+    };
+    let ledger = ledger("empty");
+    let a = Process::start(&redis.url, &ledger, ANY_PORT, 0, None);
+    let b = Process::start(&redis.url, &ledger, ANY_PORT, 0, None);
+    let (on_a, on_b) = (connect(&a).await, connect(&b).await);
+    let last = two_rounds(&on_a, &on_b, "INV-9").await;
+    assert_eq!(
+        text(&on_a, last.clone()).await.unwrap(),
+        "Paid 120 EUR for invoice INV-9."
+    );
+
+    redis.restart(true).unwrap();
+    let CallToolResponse::InputRequired(again) = once_back(&on_b, &last).await else {
+        panic!("the resend was not asked again")
+    };
+    let (keys, message) = asked(&again);
+    assert_eq!(keys, ["invoice"]);
+    assert!(message.contains("may already have happened"), "{message}");
+    assert_eq!(attempts(&ledger), 1, "nothing ran");
+
+    // The person answers again: the body runs, and the payment service sees the same key.
+    let second = asks(&on_a, answering(&again, "invoice", invoice("INV-9"))).await;
+    let done = text(&on_b, answering(&second, "pay", yes())).await.unwrap();
+    assert_eq!(done, "Paid 120 EUR for invoice INV-9.");
+    assert_eq!(attempts(&ledger), 2);
+    assert_eq!(paid(&ledger), once(&["INV-9"]));
+    let _ = std::fs::remove_dir_all(&ledger);
 }

@@ -229,39 +229,27 @@ async fn a_trip_argument_pre_fills_the_form() {
     assert_eq!(schema["properties"]["nights"]["default"], json!(5));
 }
 
-/// Processes that share `TRIP_PLANNER_KEY` finish each other's calls; one with another key
-/// refuses the state.
+/// A round that reaches another process is never run blind: one that shares
+/// `TRIP_PLANNER_KEY` keeps its rounds in its own memory, so it has no record of the call and
+/// asks again, saying the server lost its record; one with another key asks again, saying it
+/// could not continue. (Processes that finish each other's calls share a store too.)
 #[tokio::test]
-async fn processes_that_share_the_key_finish_each_others_calls() {
-    let answers = || {
-        [
-            Answer::accept(json!({"city": "Kyoto", "nights": 9})),
-            Answer::accept(json!({"rental_car": true, "budget": "High"})),
-        ]
-    };
-    let client = ScriptedClient::new(VERSION).answers(answers());
-    let outcome = client
-        .call_tool_across(
-            [keyed(SECRET), keyed(SECRET), keyed(SECRET)],
-            "plan_trip",
-            json!({}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(outcome.calls, 3);
-    assert_eq!(
-        outcome.json().unwrap()["extras"]["content"]["budget"],
-        "High"
-    );
-    let client = ScriptedClient::new(VERSION).answers(answers());
-    let stranger = keyed("another secret, that no other process holds");
-    let Err(TestError::Server(e)) = client
-        .call_tool_across([keyed(SECRET), stranger], "plan_trip", json!({}))
-        .await
-    else {
-        panic!("a process with another key opens no state")
-    };
-    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+async fn a_round_that_reaches_another_process_is_asked_again() {
+    let stranger = "another secret, that no other process holds";
+    for (second, says) in [
+        (SECRET, "lost its record of your earlier answers"),
+        (stranger, "could not continue your earlier answers"),
+    ] {
+        let client = ScriptedClient::new(VERSION)
+            .answer(Answer::accept(json!({"city": "Kyoto", "nights": 9})));
+        let Err(TestError::NoAnswer { message }) = client
+            .call_tool_across([keyed(SECRET), keyed(second)], "plan_trip", json!({}))
+            .await
+        else {
+            panic!("the second process asks again")
+        };
+        assert!(message.contains(says), "{message}");
+    }
 }
 
 /// Round 1's state, and the retry that answers it.
@@ -299,11 +287,6 @@ fn refused(response: Result<CallToolResponse, TestError>) {
 async fn an_altered_or_moved_state_is_refused() {
     let client = ScriptedClient::new(VERSION);
     let (retry, state) = round_one(&client).await;
-    let done = client
-        .call_tool_once(keyed(SECRET), retry.clone())
-        .await
-        .unwrap();
-    assert!(matches!(done, CallToolResponse::Complete(_)), "{done:?}");
 
     // One bit changed in the sealed bytes.
     let mut bytes = URL_SAFE_NO_PAD
@@ -322,9 +305,14 @@ async fn an_altered_or_moved_state_is_refused() {
         Some(serde_json::from_value(json!({"trip": {"city": "Rome", "nights": 2}})).unwrap());
     refused(client.call_tool_once(keyed(SECRET), moved).await);
 
-    // Each process keeps its rounds in a memory store of its own: the final retry sent again
-    // to another process that shares only the secret runs the tool again, to the same result
-    // (a fleet shares a store, as the docs say).
+    // Each process (the kit starts one per request) keeps its rounds in a memory store of its
+    // own: the untouched retry, on another process that shares only the secret, is not run
+    // there, where nothing says whether it ran; it is asked again, saying so (a fleet shares
+    // a store, as the docs say).
     let again = client.call_tool_once(keyed(SECRET), retry).await.unwrap();
-    assert_eq!(format!("{again:?}"), format!("{done:?}"));
+    let CallToolResponse::InputRequired(again) = again else {
+        panic!("the round ran again on another process: {again:?}")
+    };
+    let asked = serde_json::to_string(&again.input_requests).unwrap();
+    assert!(asked.contains("may already have happened"), "{asked}");
 }

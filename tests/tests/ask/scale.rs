@@ -95,17 +95,21 @@ async fn rounds_spread_over_a_fleet_that_shares_a_secret_or_rotates_it() {
         );
         assert_eq!(outcome.messages(), [TRIP, EXTRAS], "{what}");
     }
-    // A server that does not hold the secret refuses the state of round 1.
-    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28)
-        .answers([accept(long_trip()), accept(extras())]);
+    // A server that does not hold the secret opens no state of round 1: it starts the call
+    // over, asking the first question again and saying why.
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28).answer(accept(long_trip()));
     let stranger = StateKey::new(b"a secret no other server of the fleet holds".to_vec()).unwrap();
-    let Err(TestError::Server(e)) = client
+    let Err(TestError::NoAnswer { message }) = client
         .call_tool_across([server(one()), server(stranger)], "plan", json!({}))
         .await
     else {
         panic!("the stranger opens no state")
     };
-    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+    assert!(message.starts_with(TRIP), "{message}");
+    assert!(
+        message.contains("could not continue your earlier answers"),
+        "{message}"
+    );
     // Before 2026-07-28 a call is one request, to the first server.
     let client = ScriptedClient::new(ProtocolVersion::V2025_11_25)
         .answers([accept(long_trip()), accept(extras())]);
@@ -148,7 +152,8 @@ fn result_of(response: &CallToolResponse) -> serde_json::Value {
 
 /// Servers that share a store run each round once: the same final retry, sent again to any of
 /// them, gets the same result and runs nothing; the same state with other answers is refused
-/// as used. Servers that share only a secret each keep their own rounds.
+/// as used. Servers that share only a secret each keep their own rounds, so a round that moves
+/// between them is asked again.
 #[tokio::test]
 async fn a_shared_store_runs_each_round_once_on_every_server() {
     let store = MemoryStore::new();
@@ -195,18 +200,34 @@ async fn a_shared_store_runs_each_round_once_on_every_server() {
         other => panic!("other answers ran the round again: {other:?}"),
     }
 
-    // Each its own store: the replay on the other server runs the body again.
+    // Servers that share only a secret, each with a store of its own (as processes that share
+    // no store): a round that moves to another server is not run blindly there, where nothing
+    // says whether it ran. It is asked again, saying so, and the body stops at the question.
     let base = Server::new();
     let own = || Server {
-        key: StateKey::new(SECRET.to_vec()).unwrap(),
+        key: StateKey::new(SECRET.to_vec())
+            .unwrap()
+            .with_store(MemoryStore::new()),
         ..base.clone()
     };
-    let (_, again) = replay(own(), own(), own()).await;
-    assert!(
-        matches!(again, Ok(CallToolResponse::Complete(_))),
-        "{again:?}"
-    );
-    assert_eq!(*base.effects.lock().unwrap(), (3, 2));
+    let client = ScriptedClient::new(ProtocolVersion::V2026_07_28);
+    let call = CallToolRequestParams::new("effects");
+    let CallToolResponse::InputRequired(round) =
+        client.call_tool_once(own(), call.clone()).await.unwrap()
+    else {
+        panic!("round 1 asks")
+    };
+    let mut retry = call;
+    retry.input_responses =
+        Some(serde_json::from_value(json!({"trip": accepted(short_trip())})).unwrap());
+    retry.request_state = round.request_state;
+    let Ok(CallToolResponse::InputRequired(again)) = client.call_tool_once(own(), retry).await
+    else {
+        panic!("the round is asked again")
+    };
+    let asked = serde_json::to_string(&again.input_requests).unwrap();
+    assert!(asked.contains("may already have happened"), "{asked}");
+    assert_eq!(*base.effects.lock().unwrap(), (2, 0));
 }
 
 /// A `#[tool]` server whose `book` tool seals with a key of its own.
@@ -240,14 +261,14 @@ async fn a_tool_function_seals_with_its_own_key() {
         .unwrap();
     assert_eq!(json_of(&outcome), json!({"trip": accepted(short_trip())}));
     // Both servers share the process's installed key: only the tool's own keys tell them
-    // apart.
+    // apart, and the other's state opens under neither, so the call starts over there.
     let client = ScriptedClient::new(ProtocolVersion::V2026_07_28).answer(accept(short_trip()));
     let other = StateKey::new(NEXT.to_vec()).unwrap();
     let refused = client
         .call_tool_across([Keyed(key()), Keyed(other)], "book", json!({}))
         .await;
     assert!(
-        matches!(&refused, Err(TestError::Server(e)) if e.code == ErrorCode::INVALID_PARAMS),
+        matches!(&refused, Err(TestError::NoAnswer { message }) if message.contains("could not continue")),
         "{refused:?}"
     );
 }

@@ -59,6 +59,11 @@ pub type Client = RunningService<RoleClient, Declares>;
 
 /// Connects a client to `url` on 2026-07-28, with `token` as its bearer token if any.
 pub async fn connect(url: &str, token: Option<&str>) -> Client {
+    try_connect(url, token).await.expect("the client connects")
+}
+
+/// [`connect`], saying why where it cannot.
+pub async fn try_connect(url: &str, token: Option<&str>) -> Result<Client, String> {
     let mut config = StreamableHttpClientTransportConfig::with_uri(url);
     if let Some(token) = token {
         config = config.auth_header(token);
@@ -72,5 +77,5 @@ pub async fn connect(url: &str, token: Option<&str>) -> Client {
             lifecycle,
         )
         .await
-        .expect("the client connects")
+        .map_err(|e| e.to_string())
 }

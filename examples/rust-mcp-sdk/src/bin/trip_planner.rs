@@ -13,9 +13,10 @@
 //! answers through the arguments. Content that breaks a form's rules is a tool error naming
 //! each offending property.
 //!
-//! The sealing key is `TRIP_PLANNER_KEY` (32 bytes or more) when set, so that processes
-//! started with the same key finish each other's calls; otherwise it is random for each
-//! process. With `TRIP_PLANNER_RETRY` set, content that breaks a form's rules is asked again,
+//! The sealing key is `TRIP_PLANNER_KEY` (32 bytes or more) when set; otherwise it is random
+//! for each process. Each process keeps its rounds in its own memory, so a round that reaches
+//! another process is asked again, saying so: processes that finish each other's calls share
+//! a store as well. With `TRIP_PLANNER_RETRY` set, content that breaks a form's rules is asked again,
 //! with the violations in the message ([`RetryPolicy::default`]). Nothing but MCP goes to
 //! stdout.
 

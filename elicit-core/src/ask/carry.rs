@@ -1,0 +1,139 @@
+//! What a reply is carried and read as: only what its question reads, and no more than
+//! [`Ask::MAX_CARRIED_REPLY`](super::Ask::MAX_CARRIED_REPLY), on every version.
+//!
+//! An elicitation's reply is its `action` and, on an accept only, its `content`: a decline's
+//! content, `_meta` and members no version defines are dropped. A completion is cut to the
+//! fields of its result, and roots to theirs. What is left, if it is still larger than the
+//! limit, is carried as a stand-in that reads as a reply too large, whatever the question.
+
+use std::io::{self, Write};
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::Ask;
+use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::protocol::sampling::{CreateMessageResult, Root};
+
+/// The member of the stand-in for a reply too large: no normal reply has it.
+const TOO_LARGE: &str = "replyTooLarge";
+
+/// The client's answer to `roots/list`, as it is carried.
+#[derive(serde::Serialize, Deserialize)]
+pub(super) struct ListRootsResult {
+    pub roots: Vec<Root>,
+}
+
+/// `reply` to a question of `kind` (see [`Asking::kind`](super::question::Asking::kind)), as
+/// it is carried.
+pub(super) fn carry(kind: &str, reply: &Value) -> Value {
+    let normal = match kind {
+        "sample" => CreateMessageResult::deserialize(reply)
+            .ok()
+            .and_then(|r| serde_json::to_value(r).ok()),
+        "roots" => ListRootsResult::deserialize(reply)
+            .ok()
+            .and_then(|r| serde_json::to_value(r).ok()),
+        _ => reply.as_object().map(|reply| {
+            let mut kept = Map::new();
+            if let Some(action) = reply.get("action") {
+                kept.insert("action".into(), action.clone());
+                if action == "accept"
+                    && let Some(content) = reply.get("content")
+                {
+                    kept.insert("content".into(), content.clone());
+                }
+            }
+            Value::Object(kept)
+        }),
+    };
+    // What its question cannot read is carried as it came, to be refused by the same reading.
+    let normal = normal.unwrap_or_else(|| reply.clone());
+    let size = json_len(&normal);
+    if size > Ask::MAX_CARRIED_REPLY {
+        json!({ TOO_LARGE: size })
+    } else {
+        normal
+    }
+}
+
+/// The error of a reply that was too large to carry, where `reply` is its stand-in.
+pub(super) fn too_large(reply: &Value) -> Option<ElicitError> {
+    reply.get(TOO_LARGE)?;
+    let rule = Rule::ReplyTooLarge(Ask::MAX_CARRIED_REPLY);
+    Some(ElicitError::new(vec![Violation::new(
+        Location::Content,
+        rule,
+        None,
+    )]))
+}
+
+/// The length of `value` as compact JSON, without writing it anywhere.
+pub(super) fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` to a writer that never fails cannot fail.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_elicitation_keeps_its_action_and_an_accepts_content_only() {
+        let padded =
+            json!({"action": "cancel", "content": {"x": 1}, "_meta": {"pad": "x"}, "y": 2});
+        assert_eq!(carry("form", &padded), json!({"action": "cancel"}));
+        let accept = json!({"action": "accept", "content": {"x": 1}, "_meta": {}});
+        assert_eq!(
+            carry("confirm", &accept),
+            json!({"action": "accept", "content": {"x": 1}})
+        );
+        // Not an object: carried as it came, to be refused when read.
+        assert_eq!(carry("form", &json!([1])), json!([1]));
+    }
+
+    #[test]
+    fn a_completion_and_roots_keep_their_results_fields() {
+        let sampled = json!({
+            "role": "assistant", "model": "m", "stopReason": "endTurn",
+            "content": {"type": "text", "text": "Paris"}, "_meta": {"pad": 1}, "extra": true
+        });
+        let carried = carry("sample", &sampled);
+        assert!(
+            carried.get("_meta").is_none() && carried.get("extra").is_none(),
+            "{carried}"
+        );
+        assert_eq!(carried["model"], "m");
+        let roots = json!({"roots": [{"uri": "file:///a", "name": "a", "x": 1}], "_meta": {}});
+        assert_eq!(
+            carry("roots", &roots),
+            json!({"roots": [{"uri": "file:///a", "name": "a"}]})
+        );
+    }
+
+    #[test]
+    fn past_the_limit_a_reply_is_a_stand_in_that_reads_as_too_large() {
+        let big =
+            json!({"action": "accept", "content": {"note": "x".repeat(Ask::MAX_CARRIED_REPLY)}});
+        let carried = carry("form", &big);
+        assert!(json_len(&carried) < 64, "{carried}");
+        let error = too_large(&carried).unwrap();
+        assert_eq!(
+            error.violations()[0].rule(),
+            &Rule::ReplyTooLarge(Ask::MAX_CARRIED_REPLY)
+        );
+        assert!(too_large(&carry("form", &json!({"action": "decline"}))).is_none());
+    }
+}
