@@ -11,7 +11,11 @@
 ///   checking strings against `pattern`s costs at most `max_pattern_work` per reply (a string
 ///   past it is refused with [`Rule::PatternBudget`](crate::Rule::PatternBudget)); an error
 ///   keeps the first `max_violations` violations and counts the rest. Nesting depth is capped
-///   by `serde_json` (128 levels) whatever the limits.
+///   by `serde_json` (128 levels) whatever the limits. A reply held as a value has no text, so
+///   its readers (`from_value`) do not measure it; [`Ask`](crate::ask::Ask), which gets its
+///   replies as values from the SDK, does, on every version: a reply over `max_reply_bytes`
+///   as it came, or over [`Ask::MAX_CARRIED_REPLY`](crate::ask::Ask::MAX_CARRIED_REPLY) once
+///   cut to what its question reads, is refused with `ReplyTooLarge`.
 /// - **Schemas**
 ///   ([`RequestedSchema::from_json_with`](crate::schema::RequestedSchema::from_json_with)):
 ///   at most `max_schema_bytes` of text, `max_properties` properties, `max_choices` choices per

@@ -547,11 +547,12 @@ fn a_short_secret_says_so_in_a_sentence() {
     );
 }
 
-/// A store that counts the steps of another, and can refuse to renew.
+/// A store that counts the renewals of another, and keeps what it was given to record.
 #[derive(Clone, Default)]
 struct Counting {
     inner: MemoryStore,
     renewals: Arc<AtomicU32>,
+    recorded: Arc<Mutex<Vec<String>>>,
 }
 
 impl RoundStore for Counting {
@@ -578,11 +579,35 @@ impl RoundStore for Counting {
         round: &'a Round,
         ending: &'a str,
     ) -> PortFuture<'a, Result<bool, StoreError>> {
+        self.recorded.lock().unwrap().push(ending.to_owned());
         self.inner.record(round, ending)
     }
     fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>> {
         self.inner.release(round)
     }
+}
+
+/// What a store keeps of a round is sealed with the key: neither the result nor the answers
+/// can be read from it, in the store or in its `Debug`.
+#[tokio::test(flavor = "current_thread")]
+async fn a_recorded_ending_is_sealed_at_rest() {
+    let store = Counting::default();
+    let key = key().with_store(store.clone());
+    let retry = final_retry(&key).await;
+    let paid = AtomicU32::new(0);
+    assert_eq!(done(pay(&paid)(&ask(&retry, &key)).await), "paid for Oslo");
+    let recorded = store.recorded.lock().unwrap().clone();
+    assert_eq!(recorded.len(), 2, "round 1 and the final round");
+    for ending in &recorded {
+        for word in ["paid", "Oslo", "trip", "done", "Pay 120"] {
+            assert!(!ending.contains(word), "{word} in {ending}");
+        }
+    }
+    let shown = format!("{:?}", store.inner);
+    assert!(!shown.contains(&recorded[1]), "{shown}");
+    // And it still replays.
+    assert_eq!(done(pay(&paid)(&ask(&retry, &key)).await), "paid for Oslo");
+    assert_eq!(paid.load(Ordering::SeqCst), 1);
 }
 
 /// A round's claim is renewed every third of its lease while its body runs, and only then.

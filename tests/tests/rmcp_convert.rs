@@ -133,6 +133,13 @@ fn schema_conversions_are_lossless_both_ways() {
         ElicitationSchema::try_from(&with_pattern).is_err(),
         "a rule is never dropped silently"
     );
+    // Nor a multi-select's `uniqueItems`, which rmcp's model has no field for.
+    let unique = RequestedSchema::from_value(json!({"type": "object", "properties": {"tags": {
+        "type": "array", "uniqueItems": true, "items": {"type": "string", "enum": ["a", "b"]}
+    }}}))
+    .unwrap();
+    let refused = ElicitationSchema::try_from(&unique).unwrap_err();
+    assert!(refused.to_string().contains("`uniqueItems`"), "{refused}");
 }
 
 #[test]

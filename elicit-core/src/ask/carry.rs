@@ -1,10 +1,12 @@
 //! What a reply is carried and read as: only what its question reads, and no more than
 //! [`Ask::MAX_CARRIED_REPLY`](super::Ask::MAX_CARRIED_REPLY), on every version.
 //!
-//! An elicitation's reply is its `action` and, on an accept only, its `content`: a decline's
-//! content, `_meta` and members no version defines are dropped. A completion is cut to the
-//! fields of its result, and roots to theirs. What is left, if it is still larger than the
-//! limit, is carried as a stand-in that reads as a reply too large, whatever the question.
+//! A reply larger than [`Limits::max_reply_bytes`] as it came is refused, as a reply's text
+//! is. An elicitation's reply is then its `action` and, on an accept only, its `content`: a
+//! decline's content, `_meta` and members no version defines are dropped. A completion is cut
+//! to the fields of its result, and roots to theirs. What is left, if it is still larger than
+//! the limit, is carried as a stand-in that reads as a reply too large, whatever the
+//! question.
 
 use std::io::{self, Write};
 
@@ -13,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::Ask;
 use crate::error::{ElicitError, Location, Rule, Violation};
+use crate::limits::Limits;
 use crate::protocol::sampling::{CreateMessageResult, Root};
 
 /// The member of the stand-in for a reply too large: no normal reply has it.
@@ -27,6 +30,10 @@ pub(super) struct ListRootsResult {
 /// `reply` to a question of `kind` (see [`Asking::kind`](super::question::Asking::kind)), as
 /// it is carried.
 pub(super) fn carry(kind: &str, reply: &Value) -> Value {
+    let limit = Limits::DEFAULT.max_reply_bytes();
+    if json_len(reply) > limit {
+        return json!({ TOO_LARGE: limit });
+    }
     let normal = match kind {
         "sample" => CreateMessageResult::deserialize(reply)
             .ok()
@@ -49,18 +56,18 @@ pub(super) fn carry(kind: &str, reply: &Value) -> Value {
     };
     // What its question cannot read is carried as it came, to be refused by the same reading.
     let normal = normal.unwrap_or_else(|| reply.clone());
-    let size = json_len(&normal);
-    if size > Ask::MAX_CARRIED_REPLY {
-        json!({ TOO_LARGE: size })
+    if json_len(&normal) > Ask::MAX_CARRIED_REPLY {
+        json!({ TOO_LARGE: Ask::MAX_CARRIED_REPLY })
     } else {
         normal
     }
 }
 
-/// The error of a reply that was too large to carry, where `reply` is its stand-in.
+/// The error of a reply that was too large to carry, where `reply` is its stand-in: it names
+/// the limit the reply was over.
 pub(super) fn too_large(reply: &Value) -> Option<ElicitError> {
-    reply.get(TOO_LARGE)?;
-    let rule = Rule::ReplyTooLarge(Ask::MAX_CARRIED_REPLY);
+    let limit = reply.get(TOO_LARGE)?.as_u64()?;
+    let rule = Rule::ReplyTooLarge(usize::try_from(limit).unwrap_or(usize::MAX));
     Some(ElicitError::new(vec![Violation::new(
         Location::Content,
         rule,
@@ -120,6 +127,16 @@ mod tests {
         assert_eq!(
             carry("roots", &roots),
             json!({"roots": [{"uri": "file:///a", "name": "a"}]})
+        );
+    }
+
+    #[test]
+    fn a_reply_past_the_documented_limit_as_it_came_is_refused_however_it_is_padded() {
+        let padded = json!({"action": "cancel", "_meta": {"pad": "x".repeat(1 << 20)}});
+        let error = too_large(&carry("form", &padded)).unwrap();
+        assert_eq!(
+            error.violations()[0].rule(),
+            &Rule::ReplyTooLarge(Limits::DEFAULT.max_reply_bytes())
         );
     }
 

@@ -206,3 +206,83 @@ async fn a_state_under_an_unknown_key_tells_the_operator_to_share_one() {
     }
     assert!(!message.contains(&state), "{message}");
 }
+
+/// A store that lets a finished round go to make room, and an ending that came after another
+/// took its round over, each tell the operator: neither is dropped in silence.
+#[tokio::test]
+async fn a_round_let_go_and_an_ending_not_kept_are_traced() {
+    use std::time::{Duration, SystemTime};
+
+    use elicit_core::ask::{
+        Claim, MemoryStore, PortFuture, Round, RoundStore, StateKey, StoreError,
+    };
+
+    let capture = Capture::default();
+    let _guard = tracing::subscriber::set_default(capture.clone());
+
+    // A store of room for one, which a second finished round takes.
+    let store = MemoryStore::new().with_cap(1);
+    let generation = store.generation().await.unwrap();
+    let expires = SystemTime::now() + Duration::from_secs(60);
+    for call in ["one", "two"] {
+        let round = Round::new(call, 1, "yes", "me", generation.as_str(), expires);
+        assert_eq!(
+            store.claim(&round, Duration::from_secs(5)).await,
+            Ok(Claim::First)
+        );
+        assert_eq!(store.record(&round, "sealed").await, Ok(true));
+    }
+    let events = capture.events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(
+        Capture::field(&events[0], "message").contains("let go"),
+        "{events:?}"
+    );
+
+    /// A store whose every claim is taken over before its ending is recorded.
+    #[derive(Clone, Default)]
+    struct TakenOver(MemoryStore);
+    impl RoundStore for TakenOver {
+        fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
+            self.0.generation()
+        }
+        fn claim<'a>(
+            &'a self,
+            r: &'a Round,
+            l: Duration,
+        ) -> PortFuture<'a, Result<Claim, StoreError>> {
+            self.0.claim(r, l)
+        }
+        fn renew<'a>(
+            &'a self,
+            r: &'a Round,
+            l: Duration,
+        ) -> PortFuture<'a, Result<bool, StoreError>> {
+            self.0.renew(r, l)
+        }
+        fn record<'a>(
+            &'a self,
+            _: &'a Round,
+            _: &'a str,
+        ) -> PortFuture<'a, Result<bool, StoreError>> {
+            Box::pin(async { Ok(false) })
+        }
+        fn release<'a>(&'a self, r: &'a Round) -> PortFuture<'a, Result<(), StoreError>> {
+            self.0.release(r)
+        }
+    }
+    let server = Server {
+        key: StateKey::random().unwrap().with_store(TakenOver::default()),
+        ..Server::new()
+    };
+    let client =
+        ScriptedClient::new(ProtocolVersion::V2026_07_28).answer(Answer::accept(short_trip()));
+    client.call_tool(server, "plan", json!({})).await.unwrap();
+    let late: Vec<_> = capture
+        .events()
+        .into_iter()
+        .map(|e| Capture::field(&e, "message"))
+        .filter(|m| m.contains("was not kept"))
+        .collect();
+    assert_eq!(late.len(), 1, "the final round's ending: {late:?}");
+}
