@@ -225,13 +225,12 @@ impl MemoryStore {
                     }
                 });
             }
-        } else {
-            let let_go = rounds
-                .principals
-                .get(&round.principal)
-                .and_then(|p| p.let_go);
-            if let_go.is_some_and(|at| round.expires <= at) {
-                return Ok(Claim::Forgotten);
+        } else if let Some(mine) = rounds.principals.get_mut(&round.principal) {
+            match mine.let_go {
+                Some(at) if round.expires <= at => return Ok(Claim::Forgotten),
+                // Every state that could have had a round let go has expired.
+                Some(at) if at <= now => mine.let_go = None,
+                _ => {}
             }
         }
         // The call's earlier round, if any, gives way to this one.
