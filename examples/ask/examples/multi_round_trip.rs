@@ -2,7 +2,7 @@
 //! returns an `InputRequiredResult` with the sealed `requestState`, and the retry carries the
 //! answer and the state. Everything is plain JSON in and out, so this runs without an SDK.
 //!
-//! Run with `cargo run -p elicit-examples --example multi_round_trip`.
+//! Run with `cargo run -p elicit-ask-examples --example multi_round_trip`.
 
 #[path = "support/plain.rs"]
 mod plain;

@@ -1,7 +1,7 @@
 //! URL mode: send the user to a page for what a form must not carry (here, a payment), on
 //! 2025-11-25 and on 2026-07-28.
 //!
-//! Run with `cargo run -p elicit-examples --example url_mode`.
+//! Run with `cargo run -p elicit-ask-examples --example url_mode`.
 
 #[path = "support/plain.rs"]
 mod plain;
