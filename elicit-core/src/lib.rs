@@ -27,9 +27,6 @@ pub mod rmcp;
 #[cfg_attr(docsrs, doc(cfg(feature = "rust-mcp-sdk")))]
 pub mod rust_mcp_sdk;
 pub mod schema;
-#[cfg(feature = "test-util")]
-#[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
-pub mod test_util;
 mod text;
 mod types;
 mod version;

@@ -94,11 +94,6 @@ impl fmt::Display for ProtocolVersion {
 pub struct UnknownVersion(String);
 
 impl UnknownVersion {
-    #[cfg(feature = "test-util")]
-    pub(crate) fn new(version: &str) -> Self {
-        UnknownVersion(version.to_owned())
-    }
-
     /// The version string as it was given.
     #[must_use]
     pub fn as_str(&self) -> &str {

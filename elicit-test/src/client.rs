@@ -3,16 +3,16 @@
 
 use std::sync::Arc;
 
-use ::rmcp::model::{
+use rmcp::model::{
     self as m, ClientConfig, ClientResult, CustomResult, ErrorCode, ErrorData, ServerNotification,
     ServerRequest,
 };
-use ::rmcp::service::{NotificationContext, RequestContext, RoleClient, Service};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient, Service};
 use serde_json::Value;
 
-use super::log::{Log, lock};
-use super::transcript::AskedForm;
-use crate::version::ProtocolVersion;
+use crate::log::{Log, lock};
+use crate::transcript::AskedForm;
+use elicit_core::ProtocolVersion;
 
 pub(super) struct Scripted {
     pub(super) log: Arc<Log>,

@@ -4,12 +4,12 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use ::rmcp::model::{ErrorData, ProtocolVersion as RmcpVersion, ServerConfig};
-use ::rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceRole};
-use ::rmcp::{ServerHandler, Service};
+use rmcp::model::{ErrorData, ProtocolVersion as RmcpVersion, ServerConfig};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceRole};
+use rmcp::{ServerHandler, Service};
 
-use super::log::Log;
-use super::transcript::TestError;
+use crate::log::Log;
+use crate::transcript::TestError;
 
 pub(super) struct Guarded<S> {
     pub(super) server: Arc<S>,

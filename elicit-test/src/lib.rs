@@ -1,19 +1,23 @@
-//! A test kit for tools that ask (feature `test-util`): a real rmcp client, connected in the
-//! same process to the server under test, that answers each question from a script. A server
-//! written with another SDK is tested with the same scripts as a child process
-//! ([`ChildServer`]).
+//! A test kit for MCP tools, prompts and resources that ask the user through elicit-core's
+//! `Ask`: a real rmcp client, connected in the same process to the server under test, that
+//! answers each question from a script. A server written with another SDK is tested with the
+//! same scripts as a child process ([`ChildServer`]). Add it as a dev-dependency, as
+//! `serde_test` and `tokio-test` are.
 //!
 //! [`ScriptedClient`] negotiates the version it is given the way real clients do: the
 //! `initialize` handshake before 2026-07-28, and on it `server/discover`, with the client's
 //! capabilities in each request's `_meta`. On 2026-07-28 it performs the rounds itself: it
-//! answers each `inputRequests` entry and retries the call with `inputResponses` and the
-//! `requestState`, as the official clients do. So one script tests one tool on every version.
+//! answers each `inputRequests` entry and retries the request with `inputResponses` and the
+//! `requestState`, as the official clients do. So one script tests one tool on every version:
+//! [`call_tool`](ScriptedClient::call_tool) drives a `tools/call`,
+//! [`get_prompt`](ScriptedClient::get_prompt) a `prompts/get` and
+//! [`read_resource`](ScriptedClient::read_resource) a `resources/read`.
 //!
 //! ```
 //! use elicit_core::ElicitResult;
 //! use elicit_core::ProtocolVersion;
 //! use elicit_core::prelude::*;
-//! use elicit_core::test_util::{Answer, ScriptedClient};
+//! use elicit_test::{Answer, ScriptedClient};
 //! use rmcp::model::*;
 //! use rmcp::service::{RequestContext, RoleServer};
 //! use serde_json::json;
@@ -75,7 +79,7 @@
 //!
 //! **Which answer goes to which question.** Answers are used in the order questions reach the
 //! client, across all the calls of one client. Live requests arrive in the order the body asks
-//! them. Within one 2026-07-28 round, several questions (from [`Ask::all`](crate::ask::Ask::all))
+//! them. Within one 2026-07-28 round, several questions (from `Ask::all`)
 //! arrive together, under their keys in `inputRequests`, which rmcp sorts: by arrival order
 //! alone they take answers in the order of their keys. Two ways to write one script that
 //! serves every version:
@@ -87,9 +91,19 @@
 //! - Keys that sort in body order (`"1_trip"`, `"2_diet"`, or keys already in alphabetical
 //!   order), with answers in that order.
 //!
+//! **Where one script cannot serve every version.** On 2025-06-18, which has no array
+//! property, a multi-select reaches the client as one box per choice (`FIELD__CHOICE`), and
+//! the kit ticks the boxes of the choices a scripted list names: a valid answer reads the same
+//! on every version. An answer that breaks the multi-select's rules (a choice it does not
+//! offer, one twice, too few) has no boxes to tick, so on 2025-06-18 it cannot be sent as the
+//! same list. Script that case per version: test the list on 2025-11-25 and 2026-07-28, and on
+//! 2025-06-18 send the boxes as the form shows them, with [`Answer::raw`]
+//! (`{"action": "accept", "content": {"tags__Bug": true, "tags__Idea": false}}`), branching on
+//! [`ScriptedClient::version`].
+//!
 //! [`ScriptedClient::call_tool_across`] spreads one call's rounds over several servers, each
-//! with its own [`StateKey`](crate::ask::StateKey), as a load balancer would: scale-out on one
-//! secret, and key rotation.
+//! with its own `StateKey`, as a load balancer would: scale-out on one secret and one store,
+//! and key rotation.
 //!
 //! [`ScriptedClient::call_tool_on_every_version`] runs one script on every version, each with
 //! a fresh client and server, to compare the results. [`ScriptedClient::call_tool_once`] sends
@@ -100,21 +114,22 @@ mod answer;
 mod client;
 mod guard;
 mod log;
+mod request;
 mod server;
 mod transcript;
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
-use ::rmcp::ServiceExt;
+use rmcp::ServiceExt;
 use std::time::Duration;
 
-use ::rmcp::model::{
-    self as m, CallToolRequest, CallToolRequestParams, CallToolResponse, ClientCapabilities,
-    ClientConfig, ClientRequest, Implementation, InputRequest, InputRequiredResult, ServerResult,
+use rmcp::model::{
+    self as m, CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig,
+    Implementation, InputRequest, InputRequiredResult,
 };
-use ::rmcp::service::PeerRequestOptions;
-use ::rmcp::service::{
+use rmcp::service::PeerRequestOptions;
+use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService, ServiceError,
 };
 use serde_json::Value;
@@ -125,14 +140,15 @@ pub use transcript::{AskedForm, TestError, Transcript};
 
 use client::Scripted;
 use log::{Log, Script, lock};
+use request::{Asking, Reply};
 
-use crate::version::{ProtocolVersion, UnknownVersion};
+use elicit_core::{ProtocolVersion, UnknownVersion};
 
 /// A client that answers elicitations from a script, on one protocol version.
 ///
 /// Made with [`new`](ScriptedClient::new), which declares form and URL elicitation, then
 /// given its answers with [`answer`](ScriptedClient::answer). Each call connects a fresh
-/// session to the server it is given. See the [module](self) for an example.
+/// session to the server it is given. See the [crate] for an example.
 #[derive(Debug, Clone)]
 pub struct ScriptedClient {
     version: ProtocolVersion,
@@ -159,7 +175,7 @@ impl ScriptedClient {
         });
         ScriptedClient {
             version,
-            wire: m::ProtocolVersion::from(version),
+            wire: wire(version),
             // The capabilities' wire form always reads as rmcp's model.
             capabilities: serde_json::from_value(declared).unwrap_or_default(),
             script: Arc::default(),
@@ -176,16 +192,17 @@ impl ScriptedClient {
     ///
     /// A version this crate does not know.
     pub fn on(version: &str) -> Result<Self, UnknownVersion> {
-        if let Ok(known) = version.parse::<ProtocolVersion>() {
-            return Ok(ScriptedClient::new(known));
-        }
+        let unknown = match version.parse::<ProtocolVersion>() {
+            Ok(known) => return Ok(ScriptedClient::new(known)),
+            Err(unknown) => unknown,
+        };
         let wire = [
             m::ProtocolVersion::V_2024_11_05,
             m::ProtocolVersion::V_2025_03_26,
         ]
         .into_iter()
         .find(|older| older.as_str() == version)
-        .ok_or_else(|| UnknownVersion::new(version))?;
+        .ok_or(unknown)?;
         Ok(ScriptedClient {
             wire,
             ..ScriptedClient::new(ProtocolVersion::V2025_06_18).without_elicitation()
@@ -278,8 +295,8 @@ impl ScriptedClient {
     /// [`call_tool`](ScriptedClient::call_tool), with the call's `tools/call` requests spread
     /// over `servers` in turn: on 2026-07-28, round 1 goes to the first, the retry to the
     /// second, and so on, as behind a load balancer. Give each server its own
-    /// [`StateKey`](crate::ask::StateKey) to test scale-out (one secret) and key rotation (a
-    /// new secret that [also opens](crate::ask::StateKey::also_opening) the old one). Before
+    /// `StateKey` to test scale-out (one secret, one store) and key rotation (a new secret that
+    /// also opens the old one, `StateKey::also_opening`). Before
     /// 2026-07-28 a call is one request, so the first server serves it.
     ///
     /// # Errors
@@ -293,6 +310,48 @@ impl ScriptedClient {
     ) -> Result<Transcript, TestError> {
         let mut params = CallToolRequestParams::new(tool.to_owned());
         params.arguments = arguments_of(arguments)?;
+        self.drive(servers, params).await
+    }
+
+    /// Gets the prompt `name` from `server` with `arguments` (a JSON object, or `null` for
+    /// none), and drives the `prompts/get` to its end as [`call_tool`](Self::call_tool) drives
+    /// a call: a prompt asks as a tool does.
+    ///
+    /// # Errors
+    ///
+    /// As [`call_tool`](Self::call_tool).
+    pub async fn get_prompt<S: TestServer>(
+        &self,
+        server: S,
+        name: &str,
+        arguments: Value,
+    ) -> Result<Transcript<m::GetPromptResult>, TestError> {
+        let mut params = m::GetPromptRequestParams::new(name.to_owned());
+        params.arguments = arguments_of(arguments)?;
+        self.drive([server], params).await
+    }
+
+    /// Reads the resource at `uri` from `server`, and drives the `resources/read` to its end
+    /// as [`call_tool`](Self::call_tool) drives a call: a resource asks as a tool does.
+    ///
+    /// # Errors
+    ///
+    /// As [`call_tool`](Self::call_tool).
+    pub async fn read_resource<S: TestServer>(
+        &self,
+        server: S,
+        uri: &str,
+    ) -> Result<Transcript<m::ReadResourceResult>, TestError> {
+        let params = m::ReadResourceRequestParams::new(uri.to_owned());
+        self.drive([server], params).await
+    }
+
+    /// Sends `params` to `servers` in turn, answering each round from the script, to the end.
+    async fn drive<S: TestServer, A: Asking>(
+        &self,
+        servers: impl IntoIterator<Item = S>,
+        mut params: A,
+    ) -> Result<Transcript<A::Result>, TestError> {
         // One log for every session: the questions in the order they came, whichever
         // server sent them.
         let log = Arc::new(Log::new(Arc::clone(&self.script)));
@@ -303,49 +362,38 @@ impl ScriptedClient {
         if sessions.is_empty() {
             return Err(TestError::Arguments(Value::Array(Vec::new())));
         }
-        let mut outcome = Transcript {
-            result: m::CallToolResult::success(Vec::new()),
-            asked: Vec::new(),
-            calls: 0,
-            request_states: Vec::new(),
-            progress: Vec::new(),
-        };
+        let (mut calls, mut request_states) = (0, Vec::new());
         let ended = loop {
-            let session = &sessions[outcome.calls as usize % sessions.len()];
-            outcome.calls += 1;
-            let response = session.send(params.clone()).await;
-            let required = match response {
-                Ok(CallToolResponse::Complete(mut result)) => {
-                    // 2026-07-28 marks every result `"resultType": "complete"`; without the
-                    // mark, one tool's results compare equal across versions.
-                    result.result_type = None;
-                    break Ok(result);
-                }
-                Ok(CallToolResponse::InputRequired(required)) => required,
-                Ok(other) => break Err(TestError::Unexpected(format!("{other:?}"))),
+            let session = &sessions[calls as usize % sessions.len()];
+            calls += 1;
+            let required = match session.send(params.clone()).await {
+                Ok(Reply::Complete(result)) => break Ok(result),
+                Ok(Reply::InputRequired(required)) => required,
                 Err(error) => break Err(error),
             };
-            if outcome.calls > self.max_rounds {
+            if calls > self.max_rounds {
                 break Err(TestError::TooManyRounds(self.max_rounds));
             }
             if let Some(state) = &required.request_state {
-                outcome.request_states.push(state.clone());
+                request_states.push(state.clone());
             }
             match session.fulfil(required).await {
-                Ok((responses, state)) => {
-                    params.input_responses = Some(responses);
-                    params.request_state = state;
-                }
+                Ok((responses, state)) => params.answer(responses, state),
                 Err(error) => break Err(error),
             }
         };
-        outcome.asked = std::mem::take(&mut *lock(&log.asked));
-        outcome.progress = std::mem::take(&mut *lock(&log.progress));
+        let asked = std::mem::take(&mut *lock(&log.asked));
+        let progress = std::mem::take(&mut *lock(&log.progress));
         for session in sessions {
             session.close().await;
         }
-        outcome.result = ended?;
-        Ok(outcome)
+        Ok(Transcript {
+            result: ended?,
+            asked,
+            calls,
+            request_states,
+            progress,
+        })
     }
 
     /// Sends one `tools/call` as given (`inputResponses` and `requestState` included) and
@@ -364,7 +412,10 @@ impl ScriptedClient {
         let session = self.connect(server, log).await?;
         let response = session.send(request).await;
         session.close().await;
-        response
+        Ok(match response? {
+            Reply::Complete(result) => CallToolResponse::Complete(result),
+            Reply::InputRequired(required) => CallToolResponse::InputRequired(required),
+        })
     }
 
     /// Runs the same call on every version, oldest first, each with a fresh client (a copy of
@@ -387,7 +438,7 @@ impl ScriptedClient {
         for version in ProtocolVersion::ALL {
             let client = ScriptedClient {
                 version,
-                wire: m::ProtocolVersion::from(version),
+                wire: wire(version),
                 script: Arc::new(Mutex::new(lock(&self.script).clone())),
                 ..self.clone()
             };
@@ -465,28 +516,19 @@ struct Session {
 }
 
 impl Session {
-    /// Sends one `tools/call`, ending at once if the call fails on the client's side.
-    async fn send(&self, params: CallToolRequestParams) -> Result<CallToolResponse, TestError> {
-        let Some(timeout) = self.timeout else {
-            return self.race(self.running.call_tool_once(params)).await;
-        };
+    /// Sends one request, ending at once if the call fails on the client's side, and giving
+    /// up after the client's timeout, which each progress notification resets.
+    async fn send<A: Asking>(&self, params: A) -> Result<Reply<A::Result>, TestError> {
         let mut options = PeerRequestOptions::no_options();
-        options.timeout = Some(timeout);
-        options.reset_timeout_on_progress = true;
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        options.timeout = self.timeout;
+        options.reset_timeout_on_progress = self.timeout.is_some();
         self.race(async {
             let handle = self
                 .running
                 .peer()
-                .send_request_with_option(request, options)
+                .send_request_with_option(params.request(), options)
                 .await?;
-            match handle.await_response().await? {
-                ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
-                ServerResult::InputRequiredResult(result) => {
-                    Ok(CallToolResponse::InputRequired(result))
-                }
-                _ => Err(ServiceError::UnexpectedResponse),
-            }
+            A::reply(handle.await_response().await?).ok_or(ServiceError::UnexpectedResponse)
         })
         .await
     }
@@ -539,6 +581,19 @@ impl Session {
         let _ = self.running.cancel().await;
         self.server_task.abort();
     }
+}
+
+/// `version` as rmcp writes it.
+fn wire(version: ProtocolVersion) -> m::ProtocolVersion {
+    let known = [
+        m::ProtocolVersion::V_2025_06_18,
+        m::ProtocolVersion::V_2025_11_25,
+        m::ProtocolVersion::V_2026_07_28,
+    ];
+    known
+        .into_iter()
+        .find(|wire| wire.as_str() == version.as_str())
+        .unwrap_or_default()
 }
 
 fn arguments_of(arguments: Value) -> Result<Option<m::JsonObject>, TestError> {

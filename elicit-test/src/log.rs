@@ -4,11 +4,11 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use ::rmcp::model::ProgressNotificationParam;
+use rmcp::model::ProgressNotificationParam;
 use tokio::sync::Notify;
 
-use super::answer::Answer;
-use super::transcript::{AskedForm, TestError};
+use crate::answer::Answer;
+use crate::transcript::{AskedForm, TestError};
 
 /// The answers not used yet, shared by every call of one client.
 pub(super) type Script = Arc<Mutex<VecDeque<Answer>>>;

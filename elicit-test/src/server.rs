@@ -4,13 +4,13 @@
 use std::ffi::OsString;
 use std::sync::Arc;
 
-use ::rmcp::ServiceExt;
+use rmcp::ServiceExt;
 use tokio::io::{AsyncRead, AsyncWrite, Join};
 use tokio::task::JoinHandle;
 
-use super::guard::Guarded;
-use super::log::Log;
-use super::transcript::TestError;
+use crate::guard::Guarded;
+use crate::log::Log;
+use crate::transcript::TestError;
 
 /// The client's end of a connection to a server under test.
 pub(super) type Io = Join<Box<dyn AsyncRead + Send + Unpin>, Box<dyn AsyncWrite + Send + Unpin>>;
@@ -31,7 +31,7 @@ pub(super) mod sealed {
     }
 }
 
-impl<S: ::rmcp::ServerHandler> sealed::Start for S {
+impl<S: rmcp::ServerHandler> sealed::Start for S {
     fn start(self, log: Arc<Log>) -> Result<(Io, JoinHandle<()>), TestError> {
         let (server_io, client_io) = tokio::io::duplex(1 << 16);
         let guarded = Guarded {
@@ -54,10 +54,10 @@ impl<S: ::rmcp::ServerHandler> sealed::Start for S {
 ///
 /// ```no_run
 /// use elicit_core::ProtocolVersion;
-/// use elicit_core::test_util::{Answer, ChildServer, ScriptedClient};
+/// use elicit_test::{Answer, ChildServer, ScriptedClient};
 /// use serde_json::json;
 ///
-/// # async fn run() -> Result<(), elicit_core::test_util::TestError> {
+/// # async fn run() -> Result<(), elicit_test::TestError> {
 /// let client = ScriptedClient::new(ProtocolVersion::V2026_07_28)
 ///     .answer(Answer::accept(json!({"city": "Oslo", "nights": 3})));
 /// let server = ChildServer::new("target/debug/examples/trip_planner");

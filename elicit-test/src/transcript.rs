@@ -3,10 +3,10 @@
 
 use std::fmt;
 
-use ::rmcp::model::{self as m, CallToolResult, ErrorData, ProgressNotificationParam};
+use rmcp::model::{self as m, CallToolResult, ErrorData, ProgressNotificationParam};
 use serde_json::Value;
 
-use crate::version::ProtocolVersion;
+use elicit_core::ProtocolVersion;
 
 /// One question as it reached the client.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,22 +97,30 @@ impl AskedForm {
     }
 }
 
-/// How a scripted call ended.
+/// How a scripted call ended: by default a `tools/call`'s; a `prompts/get`'s is a
+/// `Transcript<GetPromptResult>`, a `resources/read`'s a `Transcript<ReadResourceResult>`.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct Transcript {
-    /// The tool's final result, without the `resultType` mark 2026-07-28 adds, so that one
-    /// tool's results compare equal across versions.
-    pub result: CallToolResult,
+pub struct Transcript<R = CallToolResult> {
+    /// The final result, without the `resultType` mark 2026-07-28 adds, so that one tool's
+    /// results compare equal across versions.
+    pub result: R,
     /// Every question, in the order it reached the client.
     pub asked: Vec<AskedForm>,
-    /// The `tools/call` requests sent: 1 with live requests; on 2026-07-28, one per round plus
-    /// the last.
+    /// The requests sent: 1 with live requests; on 2026-07-28, one per round plus the last.
     pub calls: u32,
     /// Each round's `requestState`, as the server sent it (2026-07-28).
     pub request_states: Vec<String>,
     /// The progress notifications received during the call.
     pub progress: Vec<ProgressNotificationParam>,
+}
+
+impl<R> Transcript<R> {
+    /// The messages of the questions asked, in order.
+    #[must_use]
+    pub fn messages(&self) -> Vec<&str> {
+        self.asked.iter().map(|a| a.message.as_str()).collect()
+    }
 }
 
 impl Transcript {
@@ -139,23 +147,15 @@ impl Transcript {
     }
 
     /// The `elicitationUnavailable` object of a tool error: the question no person could
-    /// answer, with its `key`, `message` and `requestedSchema` ([`Unavailable`]). `None` when
-    /// the result is no tool error or carries no `structuredContent` (a tool that declares an
-    /// `outputSchema` gets the text alone).
-    ///
-    /// [`Unavailable`]: crate::ask::Unavailable
+    /// answer, with its `key`, `message` and `requestedSchema` (`elicit_core::ask::Unavailable`).
+    /// `None` when the result is no tool error or carries no `structuredContent` (a tool that
+    /// declares an `outputSchema` gets the text alone).
     #[must_use]
     pub fn unavailable(&self) -> Option<&Value> {
         let content = self.result.structured_content.as_ref()?;
         self.is_error()
             .then(|| content.get("elicitationUnavailable"))
             .flatten()
-    }
-
-    /// The messages of the questions asked, in order.
-    #[must_use]
-    pub fn messages(&self) -> Vec<&str> {
-        self.asked.iter().map(|a| a.message.as_str()).collect()
     }
 }
 

@@ -93,8 +93,8 @@
 //! in which argument; [`input_schema`](crate::ask::input_schema) writes the tool's `inputSchema` for those arguments.
 //! While a live request waits for the person, [`Ask::with_keep_alive`](crate::ask::Ask::with_keep_alive) sends progress.
 //!
-//! **Testing.** With the `test-util` feature, [`test_util`](crate::test_util) runs a tool against a scripted
-//! client in the same process, on every version.
+//! **Testing.** The `elicit-test` crate (a dev-dependency) runs a tool, a prompt or a resource
+//! against a scripted client in the same process, on every version.
 //!
 //! **How a call ends.**
 //!

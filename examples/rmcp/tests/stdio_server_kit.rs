@@ -6,7 +6,7 @@
 mod stdio_server;
 
 use elicit_core::ProtocolVersion;
-use elicit_core::test_util::{Answer, ScriptedClient};
+use elicit_test::{Answer, ScriptedClient};
 use serde_json::json;
 use stdio_server::Restaurant;
 

@@ -6,7 +6,7 @@
 mod trip_planner;
 
 use elicit_core::ProtocolVersion;
-use elicit_core::test_util::{Answer, ScriptedClient};
+use elicit_test::{Answer, ScriptedClient};
 use serde_json::json;
 use trip_planner::TripPlanner;
 
@@ -103,7 +103,7 @@ async fn a_client_without_forms_answers_through_the_arguments() {
     for version in ProtocolVersion::ALL {
         let client = ScriptedClient::new(version).without_elicitation();
         let call = |arguments| client.call_tool(TripPlanner, "plan_trip", arguments);
-        let unavailable = |outcome: &elicit_core::test_util::Transcript| {
+        let unavailable = |outcome: &elicit_test::Transcript| {
             assert!(outcome.is_error(), "{version}");
             outcome.unavailable().expect("unavailable")["key"].clone()
         };

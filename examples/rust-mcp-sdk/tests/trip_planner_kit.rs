@@ -5,7 +5,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use elicit_core::ProtocolVersion;
-use elicit_core::test_util::{Answer, ChildServer, ScriptedClient, TestError, Transcript};
+use elicit_test::{Answer, ChildServer, ScriptedClient, TestError, Transcript};
 use rmcp::model::{CallToolRequestParams, CallToolResponse, ErrorCode};
 use serde_json::{Value, json};
 

@@ -3,7 +3,7 @@
 
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::test_util::ScriptedClient;
+use elicit_test::ScriptedClient;
 use rmcp::model::*;
 use rmcp::{tool, tool_handler, tool_router};
 use serde_json::json;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use elicit_core::ProtocolVersion;
-use elicit_core::test_util::{ScriptedClient, TestError};
+use elicit_test::{ScriptedClient, TestError};
 use serde_json::{Value, json};
 
 use crate::server::*;

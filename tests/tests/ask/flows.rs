@@ -1,7 +1,7 @@
 //! One tool body, every version: rounds, answers, retries, URL mode and capabilities.
 
 use elicit_core::ProtocolVersion;
-use elicit_core::test_util::{Answer, ScriptedClient, TestError};
+use elicit_test::{Answer, ScriptedClient, TestError};
 use rmcp::model::*;
 use serde_json::{Value, json};
 
@@ -287,7 +287,7 @@ async fn url_mode_where_the_version_has_it() {
 async fn an_elicitation_id_is_unique_to_its_call() {
     let mut server = Server::new();
     server.retry = Some(elicit_core::ask::RetryPolicy::default());
-    let ids = |outcome: &elicit_core::test_util::Transcript| -> Vec<Option<String>> {
+    let ids = |outcome: &elicit_test::Transcript| -> Vec<Option<String>> {
         outcome
             .asked
             .iter()

@@ -1,12 +1,12 @@
 //! A question is the same question in every round, or the call says which one is not.
 
 use elicit_core::ProtocolVersion;
-use elicit_core::test_util::{ScriptedClient, TestError};
+use elicit_test::{ScriptedClient, TestError};
 use serde_json::json;
 
 use crate::server::*;
 
-fn yes() -> elicit_core::test_util::Answer {
+fn yes() -> elicit_test::Answer {
     accept(json!({"confirmed": true}))
 }
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::test_util::{Answer, ScriptedClient, TestError};
+use elicit_test::{Answer, ScriptedClient, TestError};
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};

@@ -1,5 +1,5 @@
 //! `Ask`: one tool body on every protocol version, driven by the test kit
-//! (`elicit_core::test_util`), a real rmcp client in the same process.
+//! (`elicit-test`), a real rmcp client in the same process.
 
 mod clients;
 mod fallback;

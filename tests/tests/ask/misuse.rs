@@ -2,7 +2,7 @@
 
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::test_util::{Answer, ScriptedClient, TestError};
+use elicit_test::{Answer, ScriptedClient, TestError};
 use serde_json::json;
 
 use crate::server::*;

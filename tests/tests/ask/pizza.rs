@@ -4,7 +4,7 @@
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::test_util::{Answer, ScriptedClient};
+use elicit_test::{Answer, ScriptedClient};
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::test_util::{Answer, ScriptedClient};
+use elicit_test::{Answer, ScriptedClient};
 use serde_json::{Value, json};
 
 use crate::server::*;

@@ -4,8 +4,8 @@
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::test_util::{Answer, ScriptedClient, TestError};
 use elicit_core::{SamplingRequest, StopReason};
+use elicit_test::{Answer, ScriptedClient, TestError};
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
@@ -115,7 +115,7 @@ fn expected() -> Value {
     })
 }
 
-fn methods(outcome: &elicit_core::test_util::Transcript) -> Vec<&str> {
+fn methods(outcome: &elicit_test::Transcript) -> Vec<&str> {
     outcome.asked.iter().map(|a| a.method.as_str()).collect()
 }
 

@@ -4,7 +4,7 @@
 use elicit_core::ProtocolVersion;
 use elicit_core::ask::MemoryStore;
 use elicit_core::prelude::*;
-use elicit_core::test_util::{Answer, ScriptedClient, TestError};
+use elicit_test::{Answer, ScriptedClient, TestError};
 use rmcp::model::*;
 use rmcp::{tool, tool_handler, tool_router};
 use serde_json::json;

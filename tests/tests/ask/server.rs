@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::test_util::{Answer, Transcript};
+use elicit_test::{Answer, Transcript};
 use rmcp::ServerHandler;
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};

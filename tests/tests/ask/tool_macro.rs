@@ -3,7 +3,7 @@
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
 use elicit_core::prelude::*;
-use elicit_core::test_util::{ScriptedClient, TestError};
+use elicit_test::{ScriptedClient, TestError};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::*;
 use rmcp::{tool, tool_handler, tool_router};

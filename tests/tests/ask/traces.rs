@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use elicit_core::ProtocolVersion;
-use elicit_core::test_util::{Answer, ScriptedClient};
+use elicit_test::{Answer, ScriptedClient};
 use serde_json::json;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
