@@ -93,7 +93,7 @@ fn memory(c: &mut Criterion) {
 }
 
 fn redis(c: &mut Criterion) {
-    use elicit_core::redis::RedisStore;
+    use elicit_core::ask::RedisStore;
 
     let Some(redis) = redis_server::TestRedis::own("the store benchmark's Redis row") else {
         return;

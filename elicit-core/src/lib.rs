@@ -16,9 +16,6 @@ mod format;
 mod limits;
 pub mod prelude;
 mod protocol;
-#[cfg(feature = "redis")]
-#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
-pub mod redis;
 mod reply;
 mod result;
 #[cfg(feature = "rmcp")]
@@ -38,14 +35,18 @@ pub mod __private_v2;
 use __private_v2 as derive_support;
 
 pub use custom::Invalid;
-pub use derive_support::{ElicitChoice, ElicitField, ElicitValue, HasDeserialize, HasJsonSchema};
+pub use derive_support::{ElicitChoice, ElicitField, ElicitValue};
+// Bounds of `Elicit` that say what to derive when one is missing: named in compile errors at
+// the crate root, never written by a user.
+#[doc(hidden)]
+pub use derive_support::{HasDeserialize, HasJsonSchema};
 pub use elicit::Elicit;
 pub use error::{ElicitError, Location, Rule, SchemaError, Violation};
 pub use form::Confirm;
 pub use form::Form;
 pub use limits::Limits;
 pub use protocol::client;
-pub use protocol::input::{InputRequests, InputRequired, InputResponse, InputResponses};
+pub use protocol::input::{InputRequests, InputRequired};
 pub use protocol::jsonrpc::{RequestId, RpcError};
 pub use protocol::sampling::{
     CreateMessageResult, Role, Root, SamplingContent, SamplingMessage, SamplingRequest, StopReason,

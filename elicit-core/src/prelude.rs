@@ -1,27 +1,24 @@
-//! What a tool file needs, in one import: `use elicit_core::prelude::*;`.
+//! What every tool file that asks needs, in one import: `use elicit_core::prelude::*;`. The
+//! question the tool asks, the result it returns, the stop `?` passes on, and the derive.
 //!
-//! No name here clashes with rmcp's `rmcp::model::*` but [`ElicitResult`]: rmcp's model has an
-//! untyped `ElicitResult` of its own. Where a file imports both globs, name this crate's with one
-//! explicit import, which takes precedence over both:
+//! No name here clashes with rmcp's `rmcp::model::*`; the crate's `ElicitResult`,
+//! `InputRequests`, `ProtocolVersion` and `RequestId` are left out because rmcp's model has
+//! types of those names. Import what else a file uses by its path:
 //!
 //! ```
 //! # #[cfg(feature = "rmcp")]
 //! # mod tool_file {
 //! use elicit_core::prelude::*;
 //! use elicit_core::ElicitResult;
+//! use elicit_core::ask::{RetryPolicy, StateKey};
 //! use rmcp::model::*;
-//! # pub fn names(_: ElicitResult<Confirm>, _: CallToolResult, _: Option<Ask>) {}
+//! # pub fn names(_: ElicitResult<elicit_core::Confirm>, _: CallToolResult, _: Option<Ask>) {}
+//! # pub fn more(_: RetryPolicy, _: StateKey) {}
 //! # }
 //! ```
-//!
-//! The crate's `InputRequests`, `InputResponses`, `ProtocolVersion` and `RequestId` are left
-//! out for the same reason: rmcp's model has types of those names. Tools written with
-//! [`Ask`], the one way to ask (feature `ask`, turned on by each SDK's
-//! feature), do not need them.
 
 #[cfg(feature = "ask")]
-pub use crate::ask::{Ask, Asked, Interrupt, RetryPolicy, StateKey};
-pub use crate::{Confirm, ElicitError, ElicitResult, Form, UrlElicitResult};
+pub use crate::ask::{Ask, Asked, Interrupt};
 
 /// `#[derive(Elicit)]`, and the trait it implements.
 pub use crate::Elicit;

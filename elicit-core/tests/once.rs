@@ -787,7 +787,7 @@ mod redis_server;
 #[cfg(feature = "redis")]
 #[tokio::test(flavor = "current_thread")]
 async fn on_redis_a_lost_response_is_retried_and_gets_the_same_result() {
-    use elicit_core::redis::RedisStore;
+    use elicit_core::ask::RedisStore;
 
     let Some(redis) = redis_server::TestRedis::shared("on_redis_a_lost_response") else {
         return;
@@ -822,7 +822,7 @@ async fn on_redis_a_lost_response_is_retried_and_gets_the_same_result() {
 #[cfg(feature = "redis")]
 #[tokio::test(flavor = "current_thread")]
 async fn a_final_retry_resent_after_redis_restarted_is_never_paid_again_in_silence() {
-    use elicit_core::redis::RedisStore;
+    use elicit_core::ask::RedisStore;
     use redis_server::TestRedis;
 
     for durable in [false, true] {

@@ -130,7 +130,7 @@ mod redis_server;
 #[cfg(feature = "redis")]
 mod redis {
     use super::*;
-    use elicit_core::redis::RedisStore;
+    use elicit_core::ask::RedisStore;
 
     use super::redis_server::TestRedis;
 

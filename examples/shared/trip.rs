@@ -3,6 +3,7 @@
 //! `Ask` and serves the tool.
 
 use elicit_core::ElicitResult;
+use elicit_core::ask::StateKey;
 use elicit_core::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 
 use super::asked::Interrupt;
 use super::port::SendError;
-use super::question::{Asking, Question, outcome};
+use super::question::{Asking, Facts, Question, outcome};
 use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
-use super::step::{self, Facts, Next, Read, Step, Stored};
+use super::step::{self, Next, Read, Step, Stored};
 use super::{Ask, carry, trace};
 use crate::protocol::client::Capability;
 use crate::protocol::client::Request;

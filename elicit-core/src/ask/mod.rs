@@ -70,6 +70,8 @@ mod claim;
 mod key;
 mod memory;
 mod port;
+#[cfg(feature = "redis")]
+mod redis;
 mod retry;
 // Its settings macros serve the confirmation too.
 #[macro_use]
@@ -99,7 +101,10 @@ pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use key::{StateKey, StateKeyError};
 pub use memory::MemoryStore;
 pub use port::{Call, Method, Port, PortFuture, SendError};
-pub use question::{FormQuestion, Question, Questions, SchemaQuestion, UrlQuestion};
+pub use question::{FormQuestion, Question, Questions, UrlQuestion};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::RedisStore;
 pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
 pub use sample::ClientQuestion;
 pub use state::{Change, StateError};
@@ -107,8 +112,6 @@ pub use store::{Claim, Round, RoundStore, StoreError};
 pub use unavailable::{Unavailable, input_schema};
 
 pub(crate) use state::digest;
-#[cfg(feature = "redis")]
-pub(crate) use trace::warn;
 
 use crate::protocol::client::{Capability, ClientCapabilities};
 

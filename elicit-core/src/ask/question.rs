@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::future::{Future, IntoFuture};
-use std::marker::PhantomData;
 use std::pin::Pin;
 use std::time::Duration;
 
@@ -14,9 +13,8 @@ use super::asked::Interrupt;
 use super::port::SendError;
 use super::retry::{Attempt, AttemptOutcome, RetryPolicy};
 use super::state::{Identity, digest};
-use super::step::Facts;
 use crate::elicit::Elicit;
-use crate::error::ElicitError;
+use crate::error::{ElicitError, SchemaError};
 use crate::form::Form;
 use crate::limits::Limits;
 use crate::protocol::client::Capability;
@@ -56,8 +54,15 @@ impl Ask {
         key: impl Into<String>,
         message: impl Into<String>,
         schema: &'a RequestedSchema,
-    ) -> SchemaQuestion<'a> {
-        SchemaQuestion::new(self, key.into(), message.into(), schema)
+    ) -> FormQuestion<'a, Content> {
+        FormQuestion {
+            ask: self,
+            core: Core::new(self.retry, key.into(), Some(message.into())),
+            schema,
+            message: "",
+            trace: "runtime",
+            read: |schema, reply| schema.parse_reply_value(reply),
+        }
     }
 
     /// Sends the user to `url` (URL mode) under `key`. Await it for the `UrlElicitResult`.
@@ -129,8 +134,8 @@ impl Ask {
     }
 }
 
-/// A question asked through [`Ask`]: [`FormQuestion`], [`SchemaQuestion`], [`UrlQuestion`]
-/// or [`ConfirmQuestion`](super::ConfirmQuestion). Await one on its own, or pass several to
+/// A question asked through [`Ask`]: [`FormQuestion`], [`UrlQuestion`],
+/// [`ConfirmQuestion`](super::ConfirmQuestion) or [`ClientQuestion`](super::ClientQuestion). Await one on its own, or pass several to
 /// [`Ask::all`] to ask them in one round. Its answer is `Q::Output`. It is sealed: what the
 /// engine needs of a question is this crate's own.
 pub trait Question: sealed::Asks {}
@@ -164,6 +169,39 @@ pub(super) mod sealed {
         ) -> Result<Self::Output, Interrupt> {
             answer
         }
+    }
+}
+
+/// The facts of the call that a question's rules read.
+pub struct Facts<'a> {
+    pub version: ProtocolVersion,
+    /// Whether the client can show the question's mode.
+    pub shows: bool,
+    /// The value under the question's key in the call's arguments.
+    pub argument: Option<&'a Value>,
+    /// Whether the SDK's model carries a request whole.
+    pub carries: &'a (dyn Fn(&Request) -> Result<(), SchemaError> + Sync),
+    /// How long the person has to answer.
+    pub deadline: Duration,
+    /// Whether a result may carry this crate's `structuredContent`.
+    pub structured: bool,
+    /// The call's id, where a URL-mode question needs an `elicitationId`.
+    pub call_id: Option<String>,
+}
+
+impl Facts<'_> {
+    /// The `elicitationId` of the `index`-th await of `key` in this call: unique to the call
+    /// and the question, and the same on every attempt.
+    pub(crate) fn elicitation_id(&self, key: &str, index: usize) -> Result<String, Interrupt> {
+        let call = self.call_id.as_deref().ok_or_else(|| {
+            Interrupt::Error(crate::protocol::jsonrpc::RpcError::internal(
+                "no id for an elicitationId",
+            ))
+        })?;
+        let mut bytes = call.as_bytes().to_vec();
+        bytes.extend_from_slice(&(index as u64).to_be_bytes());
+        bytes.extend_from_slice(key.as_bytes());
+        Ok(super::state::digest(&bytes))
     }
 }
 
@@ -317,8 +355,7 @@ pub(crate) fn outcome<Q: Question>(answer: &Result<Q::Output, ElicitError>) -> A
     AttemptOutcome::from_action(answer.as_ref().map(Q::action))
 }
 
-/// The settings of a form question (of a derived type or a run-time schema), written once for
-/// both.
+/// The settings of a form question, written once for the form and the confirmation.
 macro_rules! form_settings {
     () => {
         /// Asks again as `policy` allows: once more after a cancel, and with the violations in the
@@ -390,8 +427,9 @@ macro_rules! live_settings {
 
 pub(super) type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interrupt>> + Send + 'a>>;
 
-/// A form: asks for a `T` under a key. Await it for an `ElicitResult<T>`, validated against
-/// the schema that was sent. Made by [`Ask::form`].
+/// A form: asks for a `T` under a key, or for the [`Content`] of a run-time schema. Await it
+/// for an `ElicitResult<T>`, validated against the schema that was sent. Made by [`Ask::form`],
+/// [`Ask::form_with`] and [`Ask::schema`].
 ///
 /// Each await is its own question: awaiting the key again (after a cancel, say) asks the person
 /// again, on every version, except after a decline, which is final: the key's next await
@@ -400,9 +438,14 @@ pub(super) type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interru
 pub struct FormQuestion<'a, T> {
     ask: &'a Ask,
     core: Core,
-    /// The schema to send, when it is not `T`'s own: a [`Form`] with run-time choices.
-    sent: Option<&'a RequestedSchema>,
-    form: PhantomData<fn() -> T>,
+    /// The schema sent: `T`'s own, a [`Form`]'s with run-time choices, or a run-time schema.
+    schema: &'a RequestedSchema,
+    /// The message shown where none is set: `T`'s own.
+    message: &'static str,
+    /// The form's name in traces.
+    trace: &'static str,
+    /// Reads a reply against the schema sent.
+    read: fn(&RequestedSchema, &Value) -> Result<ElicitResult<T>, ElicitError>,
 }
 
 impl<'a, T: Elicit> FormQuestion<'a, T> {
@@ -410,25 +453,28 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
         FormQuestion {
             ask,
             core: Core::new(ask.retry, key, None),
-            sent: None,
-            form: PhantomData,
+            schema: T::requested_schema(),
+            message: T::message(),
+            trace: std::any::type_name::<T>(),
+            // The schema sent for the newest version: a down-levelled one takes the same
+            // values (titles and defaults differ, never what is valid).
+            read: |schema, reply| reply::from_value(schema, reply, &Limits::DEFAULT)?.check(),
         }
-    }
-
-    /// The question answered by a person only (a confirmation): never from the arguments.
-    pub(super) fn person_only(mut self) -> Self {
-        self.core.person_only = true;
-        self
     }
 
     /// A question that sends `form`'s schema and message, and reads the answer against it.
     pub(crate) fn of(ask: &'a Ask, key: String, form: &'a Form<T>) -> Self {
-        FormQuestion {
-            ask,
-            core: Core::new(ask.retry, key, Some(form.message_text().to_owned())),
-            sent: Some(form.schema()),
-            form: PhantomData,
-        }
+        let mut question = FormQuestion::new(ask, key).message(form.message_text());
+        question.schema = form.schema();
+        question
+    }
+}
+
+impl<'a, T> FormQuestion<'a, T> {
+    /// The question answered by a person only (a confirmation): never from the arguments.
+    pub(super) fn person_only(mut self) -> Self {
+        self.core.person_only = true;
+        self
     }
 
     /// The `Ask` it goes through.
@@ -446,7 +492,7 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
     live_settings!();
 }
 
-impl<T: Elicit> Asking for FormQuestion<'_, T> {
+impl<T> Asking for FormQuestion<'_, T> {
     fn core(&self) -> &Core {
         &self.core
     }
@@ -460,17 +506,19 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
     }
 
     fn trace_name(&self) -> Cow<'static, str> {
-        Cow::Borrowed(std::any::type_name::<T>())
+        Cow::Borrowed(self.trace)
     }
 
     fn base_message(&self) -> Cow<'_, str> {
-        Cow::Borrowed(self.core.message.as_deref().unwrap_or_else(|| T::message()))
+        Cow::Borrowed(self.core.message.as_deref().unwrap_or(self.message))
     }
 
     fn schema(&self) -> Option<&RequestedSchema> {
-        Some(self.sent.unwrap_or_else(|| T::requested_schema()))
+        Some(self.schema)
     }
 
+    /// The form for the call's version, by one road: the schema sent (with what was right in
+    /// a refused answer kept, or pre-filled from the arguments), written for the version.
     fn request(
         &self,
         facts: &Facts<'_>,
@@ -479,25 +527,17 @@ impl<T: Elicit> Asking for FormQuestion<'_, T> {
         _index: usize,
     ) -> Result<Request, Interrupt> {
         let version = facts.version;
-        let own = self.sent.unwrap_or_else(|| T::requested_schema());
-        let form = match (
-            keeping(own, version, keep, self.core.prefill(facts)),
-            self.sent,
-        ) {
-            (Some(kept), _) => FormRequest::owned(message, kept).with_version(version),
-            (None, Some(schema)) => {
-                FormRequest::owned(message, schema.clone()).with_version(version)
-            }
-            (None, None) => {
-                T::form_request_for(version).map(|form| form.with_message(message.to_owned()))
-            }
+        let form = match keeping(self.schema, version, keep, self.core.prefill(facts)) {
+            Some(kept) => FormRequest::owned(message, kept),
+            None => FormRequest::new(message.to_owned(), self.schema),
         };
-        form.map(Request::Form)
+        form.with_version(version)
+            .map(|form| Request::Form(form.into_owned()))
             .map_err(|e| Interrupt::Send(SendError::Schema(e)))
     }
 }
 
-impl<T: Elicit + Send> sealed::Asks for FormQuestion<'_, T> {
+impl<T: Send> sealed::Asks for FormQuestion<'_, T> {
     type Output = ElicitResult<T>;
 
     fn action(answer: &ElicitResult<T>) -> ElicitAction {
@@ -509,89 +549,7 @@ impl<T: Elicit + Send> sealed::Asks for FormQuestion<'_, T> {
     }
 
     fn read(&self, reply: &Value) -> Result<ElicitResult<T>, ElicitError> {
-        match self.sent {
-            // The schema sent for the newest version: a down-levelled one takes the same
-            // values (titles and defaults differ, never what is valid).
-            Some(schema) => reply::from_value(schema, reply, &Limits::DEFAULT)?.check(),
-            None => ElicitResult::from_value(reply),
-        }
-    }
-}
-
-/// A form of a schema built or received at run time: asks under a key and reads the answer as
-/// [`Content`], validated against that schema. Made by [`Ask::schema`].
-#[must_use = "a question is asked when it is awaited"]
-pub struct SchemaQuestion<'a> {
-    ask: &'a Ask,
-    core: Core,
-    schema: &'a RequestedSchema,
-}
-
-impl<'a> SchemaQuestion<'a> {
-    pub(crate) fn new(
-        ask: &'a Ask,
-        key: String,
-        message: String,
-        schema: &'a RequestedSchema,
-    ) -> Self {
-        SchemaQuestion {
-            ask,
-            core: Core::new(ask.retry, key, Some(message)),
-            schema,
-        }
-    }
-
-    form_settings!();
-    live_settings!();
-}
-
-impl Asking for SchemaQuestion<'_> {
-    fn core(&self) -> &Core {
-        &self.core
-    }
-
-    fn kind(&self) -> &'static str {
-        "form"
-    }
-
-    fn trace_name(&self) -> Cow<'static, str> {
-        Cow::Borrowed("runtime")
-    }
-
-    fn schema(&self) -> Option<&RequestedSchema> {
-        Some(self.schema)
-    }
-
-    fn request(
-        &self,
-        facts: &Facts<'_>,
-        message: &str,
-        keep: Option<Kept<'_>>,
-        _index: usize,
-    ) -> Result<Request, Interrupt> {
-        let version = facts.version;
-        let schema = keeping(self.schema, version, keep, self.core.prefill(facts))
-            .unwrap_or_else(|| self.schema.clone());
-        FormRequest::owned(message, schema)
-            .with_version(version)
-            .map(Request::Form)
-            .map_err(|e| Interrupt::Send(SendError::Schema(e)))
-    }
-}
-
-impl sealed::Asks for SchemaQuestion<'_> {
-    type Output = ElicitResult<Content>;
-
-    fn action(answer: &ElicitResult<Content>) -> ElicitAction {
-        answer.action()
-    }
-
-    fn asking(&self) -> &dyn Asking {
-        self
-    }
-
-    fn read(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
-        self.schema.parse_reply_value(reply)
+        (self.read)(self.schema, reply)
     }
 }
 
@@ -706,8 +664,7 @@ macro_rules! asked_on_await {
 }
 
 asked_on_await! {
-    [T: Elicit + Send] FormQuestion<'a, T> => ElicitResult<T>;
-    [] SchemaQuestion<'a> => ElicitResult<Content>;
+    [T: Send + 'static] FormQuestion<'a, T> => ElicitResult<T>;
     [] UrlQuestion<'a> => UrlElicitResult;
 }
 

@@ -24,12 +24,11 @@ use serde_json::{Value, json};
 
 use super::asked::Interrupt;
 use super::port::SendError;
-use super::question::Asking;
+use super::question::{Asking, Facts};
 use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use super::unavailable::{Unavailable, Why};
-use crate::error::{ElicitError, Location, Rule, SchemaError};
+use crate::error::{ElicitError, Location, Rule};
 use crate::protocol::client::Request;
-use crate::version::ProtocolVersion;
 
 /// What to do next for one question.
 #[derive(Debug)]
@@ -42,39 +41,6 @@ pub(crate) enum Next {
     Pend(Request),
     /// End the question, and the call, with this.
     Stop(Interrupt),
-}
-
-/// The facts of the call that a question's rules read.
-pub struct Facts<'a> {
-    pub version: ProtocolVersion,
-    /// Whether the client can show the question's mode.
-    pub shows: bool,
-    /// The value under the question's key in the call's arguments.
-    pub argument: Option<&'a Value>,
-    /// Whether the SDK's model carries a request whole.
-    pub carries: &'a (dyn Fn(&Request) -> Result<(), SchemaError> + Sync),
-    /// How long the person has to answer.
-    pub deadline: Duration,
-    /// Whether a result may carry this crate's `structuredContent`.
-    pub structured: bool,
-    /// The call's id, where a URL-mode question needs an `elicitationId`.
-    pub call_id: Option<String>,
-}
-
-impl Facts<'_> {
-    /// The `elicitationId` of the `index`-th await of `key` in this call: unique to the call
-    /// and the question, and the same on every attempt.
-    pub(crate) fn elicitation_id(&self, key: &str, index: usize) -> Result<String, Interrupt> {
-        let call = self.call_id.as_deref().ok_or_else(|| {
-            Interrupt::Error(crate::protocol::jsonrpc::RpcError::internal(
-                "no id for an elicitationId",
-            ))
-        })?;
-        let mut bytes = call.as_bytes().to_vec();
-        bytes.extend_from_slice(&(index as u64).to_be_bytes());
-        bytes.extend_from_slice(key.as_bytes());
-        Ok(super::state::digest(&bytes))
-    }
 }
 
 /// How a reply is read: the question's own reading, which keeps the typed answer and says what
@@ -348,8 +314,10 @@ mod tests {
     use super::*;
     use crate::ask::RetryPolicy;
     use crate::ask::question::{Core, Kept};
+    use crate::error::SchemaError;
     use crate::schema::request::FormRequest;
     use crate::schema::{Field, RequestedSchema};
+    use crate::version::ProtocolVersion;
 
     /// A form question with no `Ask` behind it: the step reads only what it says.
     struct Probe {

@@ -6,13 +6,14 @@
 //! server chooses. The client answers them and retries the request with `inputResponses`
 //! (answers by the same keys) and the `requestState` the server gave, echoed verbatim.
 //!
-//! These types are the wire's, for clients, proxies and tests: they read and write the maps,
-//! and hold no state of their own. A server asks through [`Ask`](crate::ask::Ask), which
-//! seals the state, binds it to the call and counts an answer only through the state that
-//! asked for it.
+//! These types are the wire's, for clients, proxies and tests: they write the maps, and hold
+//! no state of their own; each answer reads as any reply does
+//! ([`ElicitResult::from_value`](crate::ElicitResult::from_value)).
+//! A server asks through [`Ask`](crate::ask::Ask), which seals the state, binds it to the call
+//! and counts an answer only through the state that asked for it.
 //!
 //! ```
-//! use elicit_core::{Elicit, ElicitResult, InputRequests, InputResponse, InputResponses};
+//! use elicit_core::{Elicit, ElicitResult, InputRequests};
 //! use serde_json::json;
 //!
 //! /// Confirm the booking
@@ -32,10 +33,8 @@
 //!     "inputResponses": {"confirm": {"action": "accept", "content": {"ok": true}}},
 //!     "requestState": "opaque",
 //! });
-//! let responses = InputResponses::from_params(&retry).unwrap();
-//! assert_eq!(responses.request_state(), Some("opaque"));
-//! match responses.elicit::<Confirm>("confirm").unwrap() {
-//!     InputResponse::Answered(ElicitResult::Accept(c)) => assert!(c.ok),
+//! match ElicitResult::<Confirm>::from_value(&retry["inputResponses"]["confirm"]).unwrap() {
+//!     ElicitResult::Accept(c) => assert!(c.ok),
 //!     other => panic!("{other:?}"),
 //! }
 //! ```
@@ -44,11 +43,9 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::elicit::Elicit;
-use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::protocol::client::Request;
 use crate::protocol::jsonrpc;
-use crate::protocol::url_mode::{UrlElicitResult, UrlRequest};
-use crate::result::ElicitResult;
+use crate::protocol::url_mode::UrlRequest;
 use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
 
@@ -203,101 +200,5 @@ impl Serialize for InputRequired {
             map.serialize_entry("requestState", state)?;
         }
         map.end()
-    }
-}
-
-/// What a retried request says about one input request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InputResponse<T> {
-    /// The client answered under this key.
-    Answered(T),
-    /// No answer under this key: the first call, or a client that skipped it. This is not a
-    /// decline or a cancel; asking for it is the usual next step.
-    Missing,
-}
-
-impl<T> InputResponse<T> {
-    /// The answer, if there is one.
-    pub fn answered(self) -> Option<T> {
-        match self {
-            InputResponse::Answered(answer) => Some(answer),
-            InputResponse::Missing => None,
-        }
-    }
-}
-
-/// The `inputResponses` and `requestState` of a retried request.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct InputResponses {
-    responses: Map<String, Value>,
-    request_state: Option<String>,
-}
-
-fn malformed(message: &str) -> ElicitError {
-    ElicitError::new(vec![Violation::new(
-        Location::Envelope,
-        Rule::Json(message.into()),
-        None,
-    )])
-}
-
-impl InputResponses {
-    /// Reads `inputResponses` and `requestState` from the params of a request (`tools/call`,
-    /// `prompts/get`, `resources/read`). Both may be absent, as on a first call; neither may be
-    /// `null`.
-    pub fn from_params(params: &Value) -> Result<Self, ElicitError> {
-        let responses = match params.get("inputResponses") {
-            None => Map::new(),
-            Some(Value::Object(map)) => map.clone(),
-            Some(_) => return Err(malformed("`inputResponses` must be an object")),
-        };
-        let request_state = match params.get("requestState") {
-            None => None,
-            Some(Value::String(state)) => Some(state.clone()),
-            Some(_) => return Err(malformed("`requestState` must be a string")),
-        };
-        Ok(InputResponses {
-            responses,
-            request_state,
-        })
-    }
-
-    /// Responses already taken apart, as an SDK hands them over.
-    #[must_use]
-    pub fn new(responses: Map<String, Value>, request_state: Option<String>) -> Self {
-        InputResponses {
-            responses,
-            request_state,
-        }
-    }
-
-    /// The request state the client echoed, exactly as received. Untrusted.
-    #[must_use]
-    pub fn request_state(&self) -> Option<&str> {
-        self.request_state.as_deref()
-    }
-
-    /// The keys the client answered.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.responses.keys().map(String::as_str)
-    }
-
-    /// The typed answer to the form asked under `key`, validated against `T`'s schema.
-    pub fn elicit<T: Elicit>(
-        &self,
-        key: &str,
-    ) -> Result<InputResponse<ElicitResult<T>>, ElicitError> {
-        match self.responses.get(key) {
-            None => Ok(InputResponse::Missing),
-            Some(value) => ElicitResult::from_value(value).map(InputResponse::Answered),
-        }
-    }
-
-    /// The answer to the URL-mode request asked under `key`.
-    pub fn url(&self, key: &str) -> Result<InputResponse<UrlElicitResult>, ElicitError> {
-        match self.responses.get(key) {
-            None => Ok(InputResponse::Missing),
-            Some(value) => UrlElicitResult::from_value(value).map(InputResponse::Answered),
-        }
     }
 }

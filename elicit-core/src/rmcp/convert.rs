@@ -209,7 +209,7 @@ impl TryFrom<&InputRequests> for m::InputRequests {
             match entry.get("method").and_then(Value::as_str) {
                 Some("sampling/createMessage") => {
                     let params = entry.get("params").cloned().unwrap_or_default();
-                    let params = super::port::sampling(params).map_err(|e| fail(&e))?;
+                    let params = sampling(params).map_err(|e| fail(&e))?;
                     let request = m::InputRequest::CreateMessage(m::Request::new(params));
                     out.insert(key.clone(), request);
                     continue;
@@ -328,4 +328,24 @@ impl From<ProtocolVersion> for m::ProtocolVersion {
             ProtocolVersion::V2026_07_28 => m::ProtocolVersion::V_2026_07_28,
         }
     }
+}
+
+/// A request as rmcp's model holds it, or the rule the model would drop.
+pub(super) fn to_rmcp(request: &Request) -> Result<m::ServerRequest, SchemaError> {
+    let elicit = |params| m::ServerRequest::ElicitRequest(m::ElicitRequest::new(params));
+    match request {
+        Request::Form(form) => m::ElicitRequestParams::try_from(form).map(elicit),
+        Request::Url(url) => Ok(elicit(url.into())),
+        Request::Sample(sample) => sampling(serde_json::to_value(sample).unwrap_or_default())
+            .map(|params| m::ServerRequest::CreateMessageRequest(m::Request::new(params))),
+        Request::Roots => Ok(m::ServerRequest::ListRootsRequest(Default::default())),
+    }
+}
+
+/// A sampling request in rmcp's model, from its wire form (`params`): the same on every
+/// version.
+#[allow(deprecated)] // Sampling is deprecated in the specification, and still a legal request.
+fn sampling(params: Value) -> Result<m::CreateMessageRequestParams, SchemaError> {
+    serde_json::from_value(params)
+        .map_err(|e| SchemaError::root(format!("rmcp cannot carry this sampling request: {e}")))
 }

@@ -8,9 +8,10 @@
 //!   and retry, with the answers so far sealed in `requestState` ([`StateKey`](crate::ask::StateKey)). A `#[tool]`
 //!   function takes it as an argument, served through [`keep_arguments`]; a hand-written
 //!   `call_tool` builds one with [`Ask::new`](crate::ask::Ask::new). It is the one way to ask.
-//! - Conversions between this crate's schema, request and result types and rmcp's model types,
-//!   both ways, and between the 2026-07-28 multi-round-trip types (`InputRequests`,
-//!   `InputRequired`, `InputResponses`) and rmcp's.
+//! - `TryFrom` conversions, both ways, between rmcp's model types and this crate's schema
+//!   (`RequestedSchema`), requests (`FormRequest`, `UrlRequest`), results (`ElicitResult`,
+//!   `UrlElicitResult`), the 2026-07-28 `InputRequests` and `InputRequired`, and
+//!   `ProtocolVersion`.
 //!
 //! In this module `::rmcp` names the SDK crate.
 //!
@@ -67,6 +68,7 @@
 //!
 //! ```
 //! use elicit_core::prelude::*;
+//! use elicit_core::ask::RetryPolicy;
 //! use rmcp::model::*;
 //!
 //! /// Where would you like to go?

@@ -9,7 +9,7 @@ use ::rmcp::model::{
 use ::rmcp::service::{PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use serde_json::Value;
 
-use super::convert::reply_value;
+use super::convert::{reply_value, to_rmcp};
 use crate::ask::{Ask, Call, Method, Port, PortFuture, SendError};
 use crate::client::Request;
 use crate::error::SchemaError;
@@ -94,26 +94,6 @@ fn credential(context: &RequestContext<RoleServer>) -> Option<String> {
         "authorization:{}",
         crate::ask::digest(value.as_bytes())
     ))
-}
-
-/// A request as rmcp's model holds it, or the rule the model would drop.
-fn to_rmcp(request: &Request) -> Result<m::ServerRequest, SchemaError> {
-    let elicit = |params| m::ServerRequest::ElicitRequest(m::ElicitRequest::new(params));
-    match request {
-        Request::Form(form) => m::ElicitRequestParams::try_from(form).map(elicit),
-        Request::Url(url) => Ok(elicit(url.into())),
-        Request::Sample(sample) => sampling(serde_json::to_value(sample).unwrap_or_default())
-            .map(|params| m::ServerRequest::CreateMessageRequest(m::Request::new(params))),
-        Request::Roots => Ok(m::ServerRequest::ListRootsRequest(Default::default())),
-    }
-}
-
-/// A sampling request in rmcp's model, from its wire form (`params`): the same on every
-/// version.
-#[allow(deprecated)] // Sampling is deprecated in the specification, and still a legal request.
-pub(super) fn sampling(params: Value) -> Result<m::CreateMessageRequestParams, SchemaError> {
-    serde_json::from_value(params)
-        .map_err(|e| SchemaError::root(format!("rmcp cannot carry this sampling request: {e}")))
 }
 
 impl Ask {

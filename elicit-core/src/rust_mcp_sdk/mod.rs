@@ -100,4 +100,4 @@ pub use port::{CustomCall, ask, ask_custom, ask_prompt, ask_resource};
 /// The SDK, for [`ask_routes!`](crate::ask_routes) to name its types wherever it is used.
 #[doc(hidden)]
 pub use ::rust_mcp_sdk as __sdk;
-pub use response::{IntoCallToolResult, generic_result, input_required};
+pub use response::IntoCallToolResult;

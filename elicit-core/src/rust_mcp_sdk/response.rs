@@ -129,21 +129,14 @@ fn rpc(error: Rpc) -> RpcError {
 }
 
 /// An `InputRequiredResult` of this crate's round-trip types as a result of the SDK, written
-/// as this crate writes it.
-///
-/// # Errors
-///
-/// -32603 for a result with neither requests nor state.
-pub fn input_required(required: &InputRequired) -> Result<ServerResult, RpcError> {
+/// as this crate writes it: -32603 for a result with neither requests nor state.
+fn input_required(required: &InputRequired) -> Result<ServerResult, RpcError> {
     generic(required).map(ServerResult::Result)
 }
 
-/// A result as the SDK's generic one, for `handle_custom_request`.
-///
-/// # Errors
-///
-/// -32603 for a result that does not serialize as an object.
-pub fn generic_result(result: ServerResult) -> Result<GenericResult, RpcError> {
+/// A result as the SDK's generic one, for `handle_custom_request`: -32603 for a result that
+/// does not serialize as an object.
+fn generic_result(result: ServerResult) -> Result<GenericResult, RpcError> {
     match result {
         ServerResult::Result(result) => Ok(result),
         other => generic(&other),

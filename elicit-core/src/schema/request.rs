@@ -59,6 +59,16 @@ impl<'a> FormRequest<'a> {
         self
     }
 
+    /// The request, owning its message and schema.
+    #[cfg(feature = "ask")]
+    pub(crate) fn into_owned(self) -> FormRequest<'static> {
+        FormRequest {
+            message: Cow::Owned(self.message.into_owned()),
+            schema: Cow::Owned(self.schema.into_owned()),
+            version: self.version,
+        }
+    }
+
     /// Replaces the message shown to the user.
     #[must_use]
     pub fn with_message(mut self, message: impl Into<Cow<'a, str>>) -> Self {

@@ -37,8 +37,9 @@ mod http;
 use std::io::Write;
 use std::time::Duration;
 
+use elicit_core::ask::RedisStore;
+use elicit_core::ask::StateKey;
 use elicit_core::prelude::*;
-use elicit_core::redis::RedisStore;
 use elicit_core::{ElicitResult, RpcError};
 use rmcp::{tool, tool_handler, tool_router};
 

@@ -49,6 +49,8 @@
 #[path = "support/http.rs"]
 mod http;
 
+use elicit_core::Form;
+use elicit_core::ask::RetryPolicy;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, SamplingRequest};
 use rmcp::model::*;

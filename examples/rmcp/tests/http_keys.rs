@@ -10,6 +10,7 @@ mod support;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use elicit_core::ask::StateKey;
 use elicit_core::prelude::*;
 use rmcp::model::*;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;

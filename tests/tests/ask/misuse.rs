@@ -1,7 +1,7 @@
 //! Mistakes that compile: each fails the same clear way on every version, or cannot happen.
 
 use elicit_core::ProtocolVersion;
-use elicit_core::prelude::*;
+use elicit_core::ask::RetryPolicy;
 use elicit_test::{Answer, ScriptedClient, TestError};
 use serde_json::json;
 

@@ -3,6 +3,7 @@
 
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
+use elicit_core::ask::RetryPolicy;
 use elicit_core::prelude::*;
 use elicit_test::{Answer, ScriptedClient};
 use rmcp::model::*;

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use elicit_core::ProtocolVersion;
-use elicit_core::prelude::*;
+use elicit_core::ask::RetryPolicy;
 use elicit_test::{Answer, ScriptedClient};
 use serde_json::{Value, json};
 

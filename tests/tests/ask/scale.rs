@@ -3,6 +3,7 @@
 
 use elicit_core::ProtocolVersion;
 use elicit_core::ask::MemoryStore;
+use elicit_core::ask::StateKey;
 use elicit_core::prelude::*;
 use elicit_test::{Answer, ScriptedClient, TestError};
 use rmcp::model::*;

@@ -4,7 +4,10 @@
 use std::sync::{Arc, Mutex};
 
 use elicit_core::ElicitResult;
+use elicit_core::Form;
 use elicit_core::ProtocolVersion;
+use elicit_core::ask::RetryPolicy;
+use elicit_core::ask::StateKey;
 use elicit_core::prelude::*;
 use elicit_test::{Answer, Transcript};
 use rmcp::ServerHandler;

@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use elicit_core::ProtocolVersion;
-use elicit_core::prelude::*;
+use elicit_core::ask::RetryPolicy;
+use elicit_core::ask::StateKey;
 use elicit_test::{ScriptedClient, TestError};
 use rmcp::model::*;
 use serde_json::{Value, json};

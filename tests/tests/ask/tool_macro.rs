@@ -1,7 +1,11 @@
 //! `Ask` as an argument of an rmcp `#[tool]` function, next to `Parameters`.
 
+use elicit_core::ElicitError;
 use elicit_core::ElicitResult;
 use elicit_core::ProtocolVersion;
+use elicit_core::UrlElicitResult;
+use elicit_core::ask::RetryPolicy;
+use elicit_core::ask::StateKey;
 use elicit_core::prelude::*;
 use elicit_test::{ScriptedClient, TestError};
 use rmcp::handler::server::wrapper::Parameters;

@@ -2,8 +2,8 @@
 
 use elicit_core::schema::RequestedSchema;
 use elicit_core::{
-    Elicit, FormRequest, InputRequests, InputRequired, InputResponses, ProtocolVersion,
-    UrlElicitationRequired, UrlRequest,
+    Elicit, FormRequest, InputRequests, InputRequired, ProtocolVersion, UrlElicitationRequired,
+    UrlRequest,
 };
 use serde_json::json;
 
@@ -107,17 +107,6 @@ fn an_input_required_result_asks_or_carries_state() {
     let mut requests = InputRequests::new();
     requests.elicit::<Pick>("pick");
     assert!(InputRequired::new(requests).to_value().is_ok());
-}
-
-#[test]
-fn input_responses_and_request_state_are_never_null() {
-    for params in [
-        json!({"name": "t", "inputResponses": null}),
-        json!({"name": "t", "requestState": null}),
-    ] {
-        assert!(InputResponses::from_params(&params).is_err(), "{params}");
-    }
-    assert!(InputResponses::from_params(&json!({"name": "t"})).is_ok());
 }
 
 #[test]

@@ -73,29 +73,20 @@ const PROMPT: &str = "test_input_required_result_prompt";
 struct Conformance;
 
 impl Conformance {
-    async fn call(&self, name: &str, ask: Ask) -> Result<ServerResult, RpcError> {
+    async fn call(&self, name: &str, ask: Ask) -> Asked<String> {
         match name {
             "test_input_required_result_elicitation"
-            | "test_input_required_result_tampered_state" => greet(ask).await.into_server_result(),
-            "test_input_required_result_request_state" => confirm(ask).await.into_server_result(),
-            "test_input_required_result_multi_round" => two_steps(ask).await.into_server_result(),
-            "test_input_required_result_capabilities" => {
-                conformance::capabilities(ask).await.into_server_result()
-            }
-            "test_input_required_result_sampling" => {
-                conformance::sampling(ask).await.into_server_result()
-            }
-            "test_input_required_result_list_roots" => {
-                conformance::list_roots(ask).await.into_server_result()
-            }
-            "test_input_required_result_multiple_inputs" => {
-                conformance::multiple(ask).await.into_server_result()
-            }
-            other => Err(RpcError {
-                code: -32602,
-                message: format!("unknown tool `{other}`"),
-                data: None,
-            }),
+            | "test_input_required_result_tampered_state" => greet(ask).await,
+            "test_input_required_result_request_state" => confirm(ask).await,
+            "test_input_required_result_multi_round" => two_steps(ask).await,
+            "test_input_required_result_capabilities" => conformance::capabilities(ask).await,
+            "test_input_required_result_sampling" => conformance::sampling(ask).await,
+            "test_input_required_result_list_roots" => conformance::list_roots(ask).await,
+            "test_input_required_result_multiple_inputs" => conformance::multiple(ask).await,
+            other => Asked::Stopped(Interrupt::Error(elicit_core::RpcError::new(
+                -32602,
+                format!("unknown tool `{other}`"),
+            ))),
         }
     }
 }
@@ -119,7 +110,7 @@ impl ServerHandler for Conformance {
         runtime: Arc<dyn McpServer>,
     ) -> Result<ServerResult, RpcError> {
         let ask = elicit_core::rust_mcp_sdk::ask(&params, &runtime).await;
-        self.call(&params.name, ask).await
+        self.call(&params.name, ask).await.into_server_result()
     }
 
     async fn handle_custom_request(
@@ -132,7 +123,7 @@ impl ServerHandler for Conformance {
         else {
             return Err(RpcError::method_not_found());
         };
-        elicit_core::rust_mcp_sdk::generic_result(self.call(&call.name, call.ask).await?)
+        self.call(&call.name, call.ask).await.into_generic_result()
     }
 
     async fn handle_list_prompts_request(

@@ -25,6 +25,7 @@ use std::sync::Arc;
 #[path = "../../../shared/trip.rs"]
 mod trip;
 
+use elicit_core::ask::RetryPolicy;
 use elicit_core::prelude::*;
 use rust_mcp_sdk::mcp_server::{McpServerOptions, ServerHandler, server_runtime};
 use rust_mcp_sdk::schema::{ListToolsResult, PaginatedRequestParams, RpcError, ServerCapabilities};

@@ -1,44 +1,4 @@
-//! Exactly-once rounds across a fleet, in Redis (feature `redis`, the `redis` crate 1.x, Redis
-//! 6 or later).
-//!
-//! [`RedisStore`] is a [`RoundStore`]: every process of a fleet that shares one secret and one
-//! Redis runs each round of a call once, whichever process each retry reaches.
-//!
-//! ```no_run
-//! use elicit_core::ask::StateKey;
-//! use elicit_core::redis::RedisStore;
-//!
-//! # async fn start() -> Result<(), Box<dyn std::error::Error>> {
-//! let secret = std::env::var("ELICIT_SECRET")?;
-//! let store = RedisStore::open("redis://127.0.0.1:6379/", "trip-planner:")?;
-//! StateKey::new(secret)?
-//!     .with_store(store)
-//!     .install()
-//!     .map_err(|_| "a key was installed already")?;
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! Each call is one key, the prefix and `call:` and the call's digest, which lives no longer
-//! than its state; each step is one script, so it is atomic against every other process, and
-//! leases are measured by Redis's own clock. A step whose connection had dropped (a Redis that
-//! restarted) runs once more on a new one: each is safe to run twice. The store's generation is one more key,
-//! `generation` under the prefix: a Redis that restarts empty loses it, and a state issued
-//! before is then asked again rather than run blindly. A Redis that cannot be reached fails the
-//! retry closed: it ends with -32603, "the state store is unavailable", and no body runs
-//! unguarded.
-//!
-//! **Durability.** A record is only as safe as Redis keeps it. Run Redis with an append-only
-//! file (`appendonly yes`); `appendfsync always` keeps every record through a crash, and
-//! `everysec` may lose the last second of them while keeping the generation, so a retry of a
-//! round recorded in that second could run again. On first use the store reads Redis's
-//! persistence settings and warns (through `tracing` with that feature, else on stderr) where
-//! Redis keeps no append-only file.
-//!
-//! **Room.** Unlike [`MemoryStore`](crate::ask::MemoryStore), the store caps neither the
-//! calls it holds nor one caller's share: Redis's memory is the bound. Run it with
-//! `maxmemory-policy noeviction`, so that a full Redis refuses new claims (the retry fails
-//! closed) rather than evict a recorded round, whose retry would then run again.
+//! [`RedisStore`]: exactly-once rounds across a fleet, in Redis (feature `redis`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -47,7 +7,8 @@ use std::time::{Duration, SystemTime};
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::{Client, FromRedisValue, Script, ScriptInvocation};
 
-use crate::ask::{Claim, PortFuture, Round, RoundStore, StoreError};
+use super::port::PortFuture;
+use super::store::{Claim, Round, RoundStore, StoreError};
 
 /// How long one Redis command may take, and one connection attempt: past it the retry fails
 /// closed rather than wait on a Redis that went away.
@@ -114,8 +75,45 @@ return 1";
 const RELEASE: &str = r"redis.call('DEL', KEYS[1])
 return 1";
 
-/// A [`RoundStore`] in Redis, for a fleet. Cheap to clone: clones share one connection, which
-/// reconnects by itself after a failure.
+/// A [`RoundStore`] in Redis (feature `redis`, the `redis` crate 1.x, Redis 6 or later):
+/// every process of a fleet that shares one secret and one Redis runs each round of a call
+/// once, whichever process each retry reaches. Cheap to clone: clones share one connection,
+/// which reconnects by itself after a failure.
+///
+/// ```no_run
+/// use elicit_core::ask::{RedisStore, StateKey};
+///
+/// # async fn start() -> Result<(), Box<dyn std::error::Error>> {
+/// let secret = std::env::var("ELICIT_SECRET")?;
+/// let store = RedisStore::open("redis://127.0.0.1:6379/", "trip-planner:")?;
+/// StateKey::new(secret)?
+///     .with_store(store)
+///     .install()
+///     .map_err(|_| "a key was installed already")?;
+/// # Ok(())
+/// # }
+/// ```
+///
+/// Each call is one key, the prefix and `call:` and the call's digest, which lives no longer
+/// than its state; each step is one script, so it is atomic against every other process, and
+/// leases are measured by Redis's own clock. A step whose connection had dropped (a Redis that
+/// restarted) runs once more on a new one: each is safe to run twice. The store's generation
+/// is one more key, `generation` under the prefix: a Redis that restarts empty loses it, and
+/// a state issued before is then asked again rather than run blindly. A Redis that cannot be
+/// reached fails the retry closed: it ends with -32603, "the state store is unavailable", and
+/// no body runs unguarded.
+///
+/// **Durability.** A record is only as safe as Redis keeps it. Run Redis with an append-only
+/// file (`appendonly yes`); `appendfsync always` keeps every record through a crash, and
+/// `everysec` may lose the last second of them while keeping the generation, so a retry of a
+/// round recorded in that second could run again. On first use the store reads Redis's
+/// persistence settings and warns (through `tracing` with that feature, else on stderr) where
+/// Redis keeps no append-only file.
+///
+/// **Room.** Unlike [`MemoryStore`](super::MemoryStore), the store caps neither the calls it
+/// holds nor one caller's share: Redis's memory is the bound. Run it with
+/// `maxmemory-policy noeviction`, so that a full Redis refuses new claims (the retry fails
+/// closed) rather than evict a recorded round, whose retry would then run again.
 #[derive(Clone)]
 pub struct RedisStore {
     connection: ConnectionManager,
@@ -234,7 +232,7 @@ impl RedisStore {
         if !self.checked.swap(true, Ordering::Relaxed)
             && let Some(warning) = warning
         {
-            crate::ask::warn(&warning);
+            super::trace::warn(&warning);
         }
     }
 }
@@ -260,7 +258,7 @@ impl RoundStore for RedisStore {
             let mut fresh = [0u8; 16];
             getrandom::fill(&mut fresh).map_err(|e| StoreError(e.to_string()))?;
             let mut generation = self.scripts.generation.key(self.generation_key());
-            generation.arg(crate::ask::digest(&fresh));
+            generation.arg(super::state::digest(&fresh));
             self.run(&generation).await
         })
     }
