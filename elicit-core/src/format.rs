@@ -94,9 +94,26 @@ const PATH: u16 = PCHAR | SLASH;
 /// A byte of a query or fragment: `pchar`, `/` and `?`.
 const QUERY: u16 = PATH | QUESTION;
 
-/// Whether `c` is in any of the classes of `of`.
+/// Whether `c` is in any of the classes of `of`: one look-up in a table of every byte's
+/// classes, built at compile time.
 fn class(c: u8, of: u16) -> bool {
-    let class = match c {
+    CLASSES[c as usize] & of != 0
+}
+
+/// Each byte's classes.
+static CLASSES: [u16; 256] = {
+    let mut table = [0; 256];
+    let mut c = 0;
+    while c < 256 {
+        table[c] = classes_of(c as u8);
+        c += 1;
+    }
+    table
+};
+
+/// The classes of byte `c`.
+const fn classes_of(c: u8) -> u16 {
+    match c {
         b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => ATEXT | UNRESERVED | SCHEME | LET_DIG | ATOM,
         b'!' | b'$' | b'&' | b'\'' | b'*' | b'=' => ATEXT | SUB_DELIM | ATOM,
         b'#' => ATEXT | HASH | ATOM,
@@ -113,8 +130,7 @@ fn class(c: u8, of: u16) -> bool {
         // Any byte of a non-ASCII character (RFC 6531).
         0x80.. => ATOM,
         _ => 0,
-    };
-    class & of != 0
+    }
 }
 
 // ---- email ----------------------------------------------------------------------------------

@@ -168,6 +168,8 @@ struct Keys<'a, 's> {
     seen: Vec<bool>,
     /// The property whose key was read last, whose value comes next.
     found: Option<usize>,
+    /// The property after the last one a key named: the next key's most likely.
+    next: usize,
 }
 
 impl<'a, 's> Keys<'a, 's> {
@@ -177,15 +179,23 @@ impl<'a, 's> Keys<'a, 's> {
             sink,
             seen,
             found: None,
+            next: 0,
         }
     }
 
     /// Matches a key to its property, and records a second key for one or, where the form
-    /// refuses them, a key that names none.
+    /// refuses them, a key that names none. Clients write a form's keys in its order, so the
+    /// property after the last one found is tried first.
     fn find(&mut self, key: &str) {
         let sink = self.sink;
         let schema = sink.schema;
-        self.found = schema.position(key);
+        self.found = match schema.properties().get(self.next) {
+            Some(prop) if prop.name == key => Some(self.next),
+            _ => schema.position(key),
+        };
+        if let Some(i) = self.found {
+            self.next = i + 1;
+        }
         sink.set_current(self.found);
         match self.found {
             Some(i) if std::mem::replace(&mut self.seen[i], true) => {

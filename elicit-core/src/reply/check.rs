@@ -4,7 +4,6 @@
 //! value, hands it to them, and then to the target's own visitor.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeserializer};
@@ -15,7 +14,7 @@ use super::sink::Sink;
 use crate::bound::Num;
 use crate::error::{Location, Rule};
 use crate::schema::Kind;
-use crate::schema::rules::{self, Found};
+use crate::schema::rules::{self, Chosen, Found};
 
 /// What is being checked: the value of property `i`, or one item of multi-select `i`.
 #[derive(Clone, Copy)]
@@ -28,7 +27,7 @@ pub(crate) enum Target<'a> {
 pub(crate) struct Item<'a> {
     prop: usize,
     index: usize,
-    seen: &'a RefCell<HashSet<usize>>,
+    seen: &'a RefCell<Chosen>,
 }
 
 impl Target<'_> {
@@ -224,7 +223,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, '_, V> {
                 return self.visitor.visit_seq(seq);
             }
         };
-        let seen = RefCell::new(HashSet::new());
+        let seen = RefCell::new(Chosen::default());
         let mut items = Items {
             inner: seq,
             prop,
@@ -245,7 +244,7 @@ struct Items<'a, 's, A> {
     prop: usize,
     sink: &'a Sink<'s>,
     count: usize,
-    seen: &'a RefCell<HashSet<usize>>,
+    seen: &'a RefCell<Chosen>,
 }
 
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {

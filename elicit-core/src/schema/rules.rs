@@ -3,7 +3,6 @@
 //! schema's own defaults are checked by them too.
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
 
 use serde_json::Value;
 
@@ -65,16 +64,18 @@ pub(crate) fn check_str(schema: &RequestedSchema, i: usize, s: &str, found: &dyn
     }
     match &prop.kind {
         Kind::String(rules) => {
-            let chars = || s.chars().count() as u64;
-            if let Some(min) = rules.min_length
-                && chars() < min
-            {
-                found.broke(Rule::MinLength(min), quoted(s));
-            }
-            if let Some(max) = rules.max_length
-                && chars() > max
-            {
-                found.broke(Rule::MaxLength(max), quoted(s));
+            if rules.min_length.is_some() || rules.max_length.is_some() {
+                let chars = s.chars().count() as u64;
+                if let Some(min) = rules.min_length
+                    && chars < min
+                {
+                    found.broke(Rule::MinLength(min), quoted(s));
+                }
+                if let Some(max) = rules.max_length
+                    && chars > max
+                {
+                    found.broke(Rule::MaxLength(max), quoted(s));
+                }
             }
             if let Some(f) = rules.format
                 && !f.is_valid(s)
@@ -94,12 +95,41 @@ pub(crate) fn check_str(schema: &RequestedSchema, i: usize, s: &str, found: &dyn
     }
 }
 
+/// The choices of a multi-select's items so far, to find a repeat: a short list, read through,
+/// while that is cheaper than a hash set, which it then becomes. It grows with the items, never
+/// with the choices.
+#[derive(Default)]
+pub(crate) struct Chosen {
+    few: Vec<usize>,
+    many: std::collections::HashSet<usize>,
+}
+
+impl Chosen {
+    /// The longest list read through: past it, the choices go into the set.
+    const FEW: usize = 16;
+
+    /// Adds `choice`: whether it is new.
+    fn insert(&mut self, choice: usize) -> bool {
+        if self.few.len() < Self::FEW {
+            if self.few.contains(&choice) {
+                return false;
+            }
+            self.few.push(choice);
+            return true;
+        }
+        if self.many.is_empty() {
+            self.many.extend(self.few.iter().copied());
+        }
+        self.many.insert(choice)
+    }
+}
+
 /// A string as an item of multi-select `i`; `seen` holds the choices of the items before it.
 pub(crate) fn check_item(
     schema: &RequestedSchema,
     i: usize,
     s: &str,
-    seen: &mut HashSet<usize>,
+    seen: &mut Chosen,
     found: &dyn Found,
 ) {
     if too_long(s, found) {
@@ -189,7 +219,7 @@ pub(crate) fn value_breaks(schema: &RequestedSchema, i: usize, value: &Value) ->
         Value::Bool(b) => check_bool(schema, i, *b, &first),
         Value::Number(n) => check_num(schema, i, Num::of(n), &first),
         Value::Array(items) if matches!(schema.properties[i].kind, Kind::MultiSelect(_)) => {
-            let mut seen = HashSet::new();
+            let mut seen = Chosen::default();
             for item in items {
                 match item {
                     Value::String(s) => check_item(schema, i, s, &mut seen, &first),
