@@ -6,7 +6,8 @@
 # - unit: elicit-core's own unit against serde_json's in one `cargo build --release --timings`;
 # - binary: two rmcp stdio servers with the same rmcp features, built `--release` and stripped:
 #   one asks a 4-field form (a string, an integer, a choice and a boolean) through `Ask`, the
-#   other returns a fixed text from the same tool.
+#   other returns a fixed text from the same tool; once with elicit-core's `rmcp` feature alone
+#   (forms only), once adding `sampling`, once adding `redis`.
 #
 # Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary ...]
 set -euo pipefail
@@ -86,10 +87,9 @@ print(f"unit: release build, elicit-core {core:.2f} s, serde_json {json_:.2f} s 
 EOF
 }
 
-binary() {
-  local dir=$work/servers
-  mkdir -p "$dir/src/bin"
-  cat > "$dir/Cargo.toml" <<EOF
+# The servers' manifest, with elicit-core's features $1.
+servers_manifest() {
+  cat > "$work/servers/Cargo.toml" <<EOF
 [package]
 name = "servers"
 version = "0.0.0"
@@ -97,7 +97,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-elicit-core = { path = "$root/elicit-core", features = ["rmcp"] }
+elicit-core = { path = "$root/elicit-core", features = [$1] }
 serde = { version = "1.0.229", features = ["derive"] }
 serde_json = "1"
 schemars = "1.2.3"
@@ -109,6 +109,11 @@ strip = true
 
 [workspace]
 EOF
+}
+
+binary() {
+  local dir=$work/servers
+  mkdir -p "$dir/src/bin"
   local common='use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
@@ -189,13 +194,16 @@ async fn book(
     .into_response()
 }
 EOF
-  (cd "$dir" && cargo build -q --release --bins)
-  local plain asking
-  plain=$(stat -c %s "$dir/target/release/plain")
-  asking=$(stat -c %s "$dir/target/release/asking")
-  awk -v p="$plain" -v a="$asking" 'BEGIN {
-    printf "binary: stripped release rmcp servers, fixed text %.2f MB, asking a form %.2f MB: elicit-core adds %.2f MB\n", p / 1e6, a / 1e6, (a - p) / 1e6
-  }'
+  local features plain asking
+  for features in '"rmcp"' '"rmcp", "sampling"' '"rmcp", "redis"'; do
+    servers_manifest "$features"
+    (cd "$dir" && cargo build -q --release --bins)
+    plain=$(stat -c %s "$dir/target/release/plain")
+    asking=$(stat -c %s "$dir/target/release/asking")
+    awk -v p="$plain" -v a="$asking" -v f="$features" 'BEGIN {
+      printf "binary: stripped release rmcp servers, features [%s]: fixed text %.2f MB, asking a form %.2f MB: elicit-core adds %.2f MB\n", f, p / 1e6, a / 1e6, (a - p) / 1e6
+    }'
+  done
 }
 
 mkdir -p "$work"

@@ -48,6 +48,8 @@ pub use limits::Limits;
 pub use protocol::client;
 pub use protocol::input::{InputRequests, InputRequired};
 pub use protocol::jsonrpc::{RequestId, RpcError};
+#[cfg(feature = "sampling")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sampling")))]
 pub use protocol::sampling::{
     CreateMessageResult, Role, Root, SamplingContent, SamplingMessage, SamplingRequest, StopReason,
 };

@@ -391,10 +391,12 @@ async fn one_all_counts_its_rounds_alike_on_every_version() {
 
 /// A client that answers a live request only once every leg of the batch has arrived: legs
 /// sent one after another would never all arrive, and each would give up.
+#[cfg(feature = "sampling")]
 struct Together {
     arrived: tokio::sync::Barrier,
 }
 
+#[cfg(feature = "sampling")]
 impl Port for Together {
     fn carries(&self, _: &Request) -> Result<(), SchemaError> {
         Ok(())
@@ -422,6 +424,7 @@ impl Port for Together {
 }
 
 /// The legs of one `all` go out at once before 2026-07-28, whatever their kinds.
+#[cfg(feature = "sampling")]
 #[tokio::test(flavor = "current_thread")]
 async fn the_legs_of_one_all_are_sent_at_once_live() {
     for version in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25] {

@@ -510,6 +510,7 @@ async fn an_all_dropped_mid_way_leaves_no_batch_open() {
 }
 
 /// A request that times out names the deadline it was given, not the time that passed.
+#[cfg(feature = "sampling")]
 #[tokio::test(flavor = "current_thread")]
 async fn a_deadline_names_itself() {
     let port = Scripted::default();

@@ -10,18 +10,21 @@
 
 use std::io::{self, Write};
 
+#[cfg(feature = "sampling")]
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::Ask;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
+#[cfg(feature = "sampling")]
 use crate::protocol::sampling::{CreateMessageResult, Root};
 
 /// The member of the stand-in for a reply too large: no normal reply has it.
 const TOO_LARGE: &str = "replyTooLarge";
 
 /// The client's answer to `roots/list`, as it is carried.
+#[cfg(feature = "sampling")]
 #[derive(serde::Serialize, Deserialize)]
 pub(super) struct ListRootsResult {
     pub roots: Vec<Root>,
@@ -35,9 +38,11 @@ pub(super) fn carry(kind: &str, reply: &Value) -> Value {
         return json!({ TOO_LARGE: limit });
     }
     let normal = match kind {
+        #[cfg(feature = "sampling")]
         "sample" => CreateMessageResult::deserialize(reply)
             .ok()
             .and_then(|r| serde_json::to_value(r).ok()),
+        #[cfg(feature = "sampling")]
         "roots" => ListRootsResult::deserialize(reply)
             .ok()
             .and_then(|r| serde_json::to_value(r).ok()),
@@ -111,6 +116,7 @@ mod tests {
         assert_eq!(carry("form", &json!([1])), json!([1]));
     }
 
+    #[cfg(feature = "sampling")]
     #[test]
     fn a_completion_and_roots_keep_their_results_fields() {
         let sampled = json!({

@@ -77,6 +77,7 @@ mod retry;
 #[macro_use]
 mod question;
 mod confirm;
+#[cfg(feature = "sampling")]
 mod sample;
 mod seal;
 mod state;
@@ -106,6 +107,8 @@ pub use question::{FormQuestion, Question, Questions, UrlQuestion};
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis::RedisStore;
 pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
+#[cfg(feature = "sampling")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sampling")))]
 pub use sample::ClientQuestion;
 pub use state::{Change, StateError};
 pub use store::{Claim, Round, RoundStore, StoreError};
@@ -296,6 +299,13 @@ impl Ask {
     /// The shortest keep-alive interval: a shorter one is raised to it, so that a zero cannot
     /// flood the client with progress.
     pub const MIN_KEEP_ALIVE: Duration = Duration::from_secs(1);
+
+    /// The largest reply `Ask` reads to any question, on every version, as JSON text in
+    /// bytes, once cut to what its question reads (an elicitation's `action`, and an accept's
+    /// `content`; a completion's or roots' result fields): each is carried in the sealed
+    /// state of every later round. A larger one reads as content refused with
+    /// [`Rule::ReplyTooLarge`](crate::Rule::ReplyTooLarge).
+    pub const MAX_CARRIED_REPLY: usize = 64 * 1024;
 
     /// The questions of `call`, asked through `port`, sealed with the
     /// [installed](StateKey::installed) key (see [`with_key`](Ask::with_key)). An adapter

@@ -65,13 +65,6 @@ impl Ask {
     pub fn roots(&self, key: impl Into<String>) -> ClientQuestion<'_, Vec<Root>> {
         ClientQuestion::new(self, key.into(), "the client's roots", Request::Roots)
     }
-
-    /// The largest reply `Ask` reads to any question, on every version, as JSON text in
-    /// bytes, once cut to what its question reads (an elicitation's `action`, and an accept's
-    /// `content`; a completion's or roots' result fields): each is carried in the sealed
-    /// state of every later round. A larger one reads as content refused with
-    /// [`Rule::ReplyTooLarge`].
-    pub const MAX_CARRIED_REPLY: usize = 64 * 1024;
 }
 
 /// A request for the client itself rather than the person: a completion from its model

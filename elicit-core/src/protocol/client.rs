@@ -7,6 +7,7 @@ use std::fmt;
 use serde_json::{Map, Value, json};
 
 use crate::error::SchemaError;
+#[cfg(feature = "sampling")]
 use crate::protocol::sampling::SamplingRequest;
 use crate::protocol::url_mode::{
     ElicitationComplete, UrlElicitationRequired, UrlRequest, UrlRequestError,
@@ -70,9 +71,11 @@ pub enum Request {
     Form(FormRequest<'static>),
     /// A page to open (2025-11-25 and later).
     Url(UrlRequest<'static>),
-    /// A completion from the client's model (`sampling/createMessage`).
+    /// A completion from the client's model (`sampling/createMessage`; feature `sampling`).
+    #[cfg(feature = "sampling")]
     Sample(SamplingRequest),
-    /// The client's roots (`roots/list`).
+    /// The client's roots (`roots/list`; feature `sampling`).
+    #[cfg(feature = "sampling")]
     Roots,
 }
 
@@ -82,7 +85,9 @@ impl Request {
     pub fn method(&self) -> &'static str {
         match self {
             Request::Form(_) | Request::Url(_) => "elicitation/create",
+            #[cfg(feature = "sampling")]
             Request::Sample(_) => "sampling/createMessage",
+            #[cfg(feature = "sampling")]
             Request::Roots => "roots/list",
         }
     }
@@ -93,8 +98,11 @@ impl Request {
         match self {
             Request::Form(_) => Capability::Form,
             Request::Url(_) => Capability::Url,
+            #[cfg(feature = "sampling")]
             Request::Sample(sample) if !sample.tools.is_empty() => Capability::SamplingTools,
+            #[cfg(feature = "sampling")]
             Request::Sample(_) => Capability::Sampling,
+            #[cfg(feature = "sampling")]
             Request::Roots => Capability::Roots,
         }
     }
@@ -105,6 +113,7 @@ impl Request {
         match self {
             Request::Form(form) => form.message(),
             Request::Url(url) => url.message(),
+            #[cfg(feature = "sampling")]
             Request::Sample(_) | Request::Roots => "",
         }
     }
@@ -117,7 +126,9 @@ impl Request {
                 crate::protocol::jsonrpc::to_value(form.clone().retagged(version))
             }
             Request::Url(url) => url.to_value_for(version),
+            #[cfg(feature = "sampling")]
             Request::Sample(sample) => serde_json::to_value(sample).unwrap_or_default(),
+            #[cfg(feature = "sampling")]
             Request::Roots => json!({}),
         }
     }
@@ -130,10 +141,16 @@ impl Request {
     ) -> Result<Self, ReadError> {
         match method {
             "elicitation/create" => Self::from_params(params, version),
+            #[cfg(feature = "sampling")]
             "sampling/createMessage" => serde_json::from_value(params.clone())
                 .map(Request::Sample)
                 .map_err(|e| shape(format!("the sampling request cannot be read: {e}"))),
+            #[cfg(feature = "sampling")]
             "roots/list" => Ok(Request::Roots),
+            #[cfg(not(feature = "sampling"))]
+            "sampling/createMessage" | "roots/list" => Err(shape(format!(
+                "{method} is read only with elicit-core's `sampling` feature"
+            ))),
             other => Err(shape(format!(
                 "the method {other:?} is not one a server asks"
             ))),
@@ -433,5 +450,35 @@ impl ClientCapabilities {
     #[must_use]
     pub fn allows(&self, request: &Request) -> bool {
         self.supports(request.needs())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A build without `sampling` names the feature rather than calling the method unknown.
+    #[cfg(not(feature = "sampling"))]
+    #[test]
+    fn sampling_methods_name_their_feature() {
+        for method in ["sampling/createMessage", "roots/list"] {
+            let error =
+                Request::from_method(method, &json!({}), ProtocolVersion::V2025_11_25).unwrap_err();
+            assert!(error.to_string().contains("`sampling` feature"), "{error}");
+        }
+        let error = Request::from_method("tools/list", &json!({}), ProtocolVersion::V2025_11_25)
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("not one a server asks"),
+            "{error}"
+        );
+    }
+
+    /// With `sampling`, both methods are read.
+    #[cfg(feature = "sampling")]
+    #[test]
+    fn sampling_methods_are_read() {
+        let roots = Request::from_method("roots/list", &json!({}), ProtocolVersion::V2025_11_25);
+        assert_eq!(roots, Ok(Request::Roots));
     }
 }

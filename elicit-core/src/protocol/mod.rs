@@ -5,5 +5,6 @@ pub mod client;
 mod filling;
 pub(crate) mod input;
 pub(crate) mod jsonrpc;
+#[cfg(feature = "sampling")]
 pub(crate) mod sampling;
 pub(crate) mod url_mode;

@@ -207,6 +207,7 @@ impl TryFrom<&InputRequests> for m::InputRequests {
                 |e: &dyn fmt::Display| Unrepresentable(format!("input request `{key}`: {e}"));
             // Sampling and roots by their wire form, which this crate wrote.
             match entry.get("method").and_then(Value::as_str) {
+                #[cfg(feature = "sampling")]
                 Some("sampling/createMessage") => {
                     let params = entry.get("params").cloned().unwrap_or_default();
                     let params = sampling(params).map_err(|e| fail(&e))?;
@@ -214,6 +215,7 @@ impl TryFrom<&InputRequests> for m::InputRequests {
                     out.insert(key.clone(), request);
                     continue;
                 }
+                #[cfg(feature = "sampling")]
                 Some("roots/list") => {
                     out.insert(key.clone(), m::InputRequest::ListRoots(Default::default()));
                     continue;
@@ -232,6 +234,7 @@ impl TryFrom<&InputRequests> for m::InputRequests {
                 Request::Url(url) => m::InputRequest::Elicitation(m::Request::new(
                     m::ElicitRequestParams::from(&url),
                 )),
+                #[cfg(feature = "sampling")]
                 other => {
                     return Err(fail(&format!("a request of method {}", other.method())));
                 }
@@ -336,14 +339,17 @@ pub(super) fn to_rmcp(request: &Request) -> Result<m::ServerRequest, SchemaError
     match request {
         Request::Form(form) => m::ElicitRequestParams::try_from(form).map(elicit),
         Request::Url(url) => Ok(elicit(url.into())),
+        #[cfg(feature = "sampling")]
         Request::Sample(sample) => sampling(serde_json::to_value(sample).unwrap_or_default())
             .map(|params| m::ServerRequest::CreateMessageRequest(m::Request::new(params))),
+        #[cfg(feature = "sampling")]
         Request::Roots => Ok(m::ServerRequest::ListRootsRequest(Default::default())),
     }
 }
 
 /// A sampling request in rmcp's model, from its wire form (`params`): the same on every
 /// version.
+#[cfg(feature = "sampling")]
 #[allow(deprecated)] // Sampling is deprecated in the specification, and still a legal request.
 fn sampling(params: Value) -> Result<m::CreateMessageRequestParams, SchemaError> {
     serde_json::from_value(params)
