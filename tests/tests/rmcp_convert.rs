@@ -119,6 +119,14 @@ fn schema_conversions_are_lossless_both_ways() {
             Ok(theirs) => {
                 let back = RequestedSchema::try_from(&theirs).unwrap();
                 assert_eq!(back.properties(), schema.properties(), "{}", case["id"]);
+                // Built field by field, it is what rmcp reads from the schema's own JSON.
+                let read: ElicitationSchema =
+                    serde_json::from_value(serde_json::to_value(&schema).unwrap()).unwrap();
+                assert_eq!(theirs, read, "{}", case["id"]);
+                let hinted = schema.clone().with_bound_hints();
+                let read: ElicitationSchema =
+                    serde_json::from_value(serde_json::to_value(&hinted).unwrap()).unwrap();
+                assert_eq!(ElicitationSchema::try_from(&hinted).unwrap(), read);
                 converted += 1;
             }
             Err(e) => assert!(e.to_string().contains("cannot hold"), "{}: {e}", case["id"]),

@@ -1,7 +1,8 @@
 //! Conversions between this crate's types and rmcp's model types.
 //!
-//! Schemas travel as JSON text, which both models read with their properties in order. Where one
-//! model can say what the other cannot, the conversion fails rather than drop it.
+//! A schema is built into rmcp's model field by field (`schema.rs`), and read back from the JSON
+//! rmcp writes, with its properties in order. Where one model can say what the other cannot, the
+//! conversion fails rather than drop it.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -15,8 +16,8 @@ use crate::protocol::client::Request;
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::url_mode::{UrlElicitResult, UrlRequest, UrlRequestError};
 use crate::result::ElicitResult;
+use crate::schema::RequestedSchema;
 use crate::schema::request::FormRequest;
-use crate::schema::{Kind, RequestedSchema};
 use crate::version::ProtocolVersion;
 
 /// A value that one model can hold and the other cannot.
@@ -30,42 +31,6 @@ impl fmt::Display for Unrepresentable {
 }
 
 impl std::error::Error for Unrepresentable {}
-
-fn via_json<A: Serialize, B: serde::de::DeserializeOwned>(value: &A) -> Result<B, String> {
-    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
-    serde_json::from_str(&text).map_err(|e| e.to_string())
-}
-
-/// rmcp's schema has no `pattern`, no exclusive bounds and no `uniqueItems`; a runtime schema
-/// carrying them cannot be converted without dropping a rule.
-fn check_representable(schema: &RequestedSchema) -> Result<(), SchemaError> {
-    for prop in schema.properties() {
-        let lost = match &prop.kind {
-            Kind::String(r) if r.pattern.is_some() => Some("`pattern`"),
-            Kind::Number(r) if r.exclusive_minimum.is_some() || r.exclusive_maximum.is_some() => {
-                Some("an exclusive bound")
-            }
-            Kind::MultiSelect(r) if r.unique => Some("`uniqueItems`"),
-            _ => None,
-        };
-        if let Some(what) = lost {
-            return Err(SchemaError::property(
-                prop.name.as_str(),
-                format!("has {what}, which rmcp's ElicitationSchema cannot hold"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-impl TryFrom<&RequestedSchema> for m::ElicitationSchema {
-    type Error = SchemaError;
-
-    fn try_from(schema: &RequestedSchema) -> Result<Self, SchemaError> {
-        check_representable(schema)?;
-        via_json(schema).map_err(|e| SchemaError::root(format!("rmcp cannot read the schema: {e}")))
-    }
-}
 
 impl TryFrom<&m::ElicitationSchema> for RequestedSchema {
     type Error = SchemaError;

@@ -132,6 +132,7 @@ mod convert;
 mod extract;
 mod port;
 mod response;
+mod schema;
 
 pub use convert::Unrepresentable;
 pub use extract::{KeepArguments, keep_arguments};
