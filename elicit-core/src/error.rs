@@ -38,7 +38,8 @@ impl fmt::Display for Location {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Rule {
-    /// The reply is not well-formed JSON, or is too large; the text says where.
+    /// The reply cannot be read: it is not well-formed JSON or not UTF-8, or it is JSON of
+    /// another shape than a reply's (an array where an object belongs); the text says which.
     Json(String),
     /// The reply has no `action`.
     ActionMissing,
@@ -141,7 +142,7 @@ pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Rule::Json(msg) => write!(f, "is not valid JSON: {msg}"),
+            Rule::Json(msg) => write!(f, "cannot be read: {msg}"),
             Rule::ActionMissing => f.write_str("has no `action`"),
             Rule::ActionInvalid => {
                 f.write_str("`action` must be exactly \"accept\", \"decline\" or \"cancel\"")

@@ -11,7 +11,7 @@ use crate::derive_support;
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
 use crate::limits::Limits;
-use crate::reply;
+use crate::reply::{self, JsonText};
 use crate::result::ElicitResult;
 use crate::schema::request::FormRequest;
 use crate::schema::{Choice, Kind, MultiSelectRules, RequestedSchema, SelectRules, SelectStyle};
@@ -204,47 +204,26 @@ impl<T: Elicit> Form<T> {
         FormRequest::new(self.message.as_str(), &self.schema)
     }
 
-    /// Reads a reply to this request from JSON text, checked against the schema sent, reporting
-    /// every violation. Decline and cancel carry no `T`.
-    pub fn parse_reply_json(&self, json: &str) -> Result<ElicitResult<T>, ElicitError> {
-        self.parse_reply_json_with(json, &Limits::DEFAULT)
+    /// Reads this form's replies under `limits` (see
+    /// [`RequestedSchema::with_limits`]).
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.schema = self.schema.with_limits(limits);
+        self
     }
 
-    /// [`parse_reply_json`](Self::parse_reply_json) under other limits.
-    pub fn parse_reply_json_with(
+    /// Reads a reply to this request from JSON text or bytes ([`JsonText`]), checked against
+    /// the schema sent, reporting every violation. Decline and cancel carry no `T`.
+    pub fn parse_reply_json(
         &self,
-        json: &str,
-        limits: &Limits,
+        json: &(impl JsonText + ?Sized),
     ) -> Result<ElicitResult<T>, ElicitError> {
-        reply::from_str(&self.schema, json, limits)?.check()
-    }
-
-    /// [`parse_reply_json`](Self::parse_reply_json) of JSON bytes.
-    pub fn parse_reply_slice(&self, json: &[u8]) -> Result<ElicitResult<T>, ElicitError> {
-        self.parse_reply_slice_with(json, &Limits::DEFAULT)
-    }
-
-    /// [`parse_reply_slice`](Self::parse_reply_slice) under other limits.
-    pub fn parse_reply_slice_with(
-        &self,
-        json: &[u8],
-        limits: &Limits,
-    ) -> Result<ElicitResult<T>, ElicitError> {
-        reply::from_slice(&self.schema, json, limits)?.check()
+        reply::from_text(&self.schema, json, &self.schema.limits)?.check()
     }
 
     /// [`parse_reply_json`](Self::parse_reply_json) of a reply already held as a JSON value.
     pub fn parse_reply_value(&self, reply: &Value) -> Result<ElicitResult<T>, ElicitError> {
-        self.parse_reply_value_with(reply, &Limits::DEFAULT)
-    }
-
-    /// [`parse_reply_value`](Self::parse_reply_value) under other limits.
-    pub fn parse_reply_value_with(
-        &self,
-        reply: &Value,
-        limits: &Limits,
-    ) -> Result<ElicitResult<T>, ElicitError> {
-        reply::from_value(&self.schema, reply, limits)?.check()
+        reply::from_value(&self.schema, reply, &self.schema.limits)?.check()
     }
 }
 

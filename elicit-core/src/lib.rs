@@ -24,7 +24,6 @@ pub mod rmcp;
 #[cfg_attr(docsrs, doc(cfg(feature = "rust-mcp-sdk")))]
 pub mod rust_mcp_sdk;
 pub mod schema;
-mod text;
 mod types;
 mod version;
 
@@ -56,7 +55,7 @@ pub use protocol::sampling::{
 pub use protocol::url_mode::{
     ElicitationComplete, UrlElicitResult, UrlElicitationRequired, UrlRequest, UrlRequestError,
 };
-pub use reply::Content;
+pub use reply::{Content, JsonText};
 pub use result::{ElicitAction, ElicitResult};
 pub use schema::request::FormRequest;
 #[cfg(feature = "time")]

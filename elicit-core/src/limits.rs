@@ -15,7 +15,10 @@
 ///   its readers (`from_value`) do not measure it; [`Ask`](crate::ask::Ask), which gets its
 ///   replies as values from the SDK, does, on every version: a reply over `max_reply_bytes`
 ///   as it came, or over [`Ask::MAX_CARRIED_REPLY`](crate::ask::Ask::MAX_CARRIED_REPLY) once
-///   cut to what its question reads, is refused with `ReplyTooLarge`.
+///   cut to what its question reads, is refused with `ReplyTooLarge`. A schema's replies are
+///   read under the limits it was read or built under, or those given to
+///   [`RequestedSchema::with_limits`](crate::schema::RequestedSchema::with_limits) or
+///   [`Form::with_limits`](crate::Form::with_limits); a derived type's, under the defaults.
 /// - **Schemas**
 ///   ([`RequestedSchema::from_json_with`](crate::schema::RequestedSchema::from_json_with)):
 ///   at most `max_schema_bytes` of text, `max_properties` properties, `max_choices` choices per
@@ -35,8 +38,8 @@
 ///
 /// let schema = RequestedSchema::from_json(r#"{"type":"object","properties":{"note":{"type":"string"}}}"#)?;
 /// let long = format!(r#"{{"action":"accept","content":{{"note":"{}"}}}}"#, "x".repeat(2000));
-/// assert!(schema.parse_reply_json_with(&long, &limits).is_err());
 /// assert!(schema.parse_reply_json(&long).is_ok());
+/// assert!(schema.with_limits(limits).parse_reply_json(&long).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -58,7 +61,7 @@
 /// | `-0` for an integer | accepted as 0 |
 /// | `0.5`, `0.9999999999999999` for an integer | `Type { expected: "integer" }` (read correctly rounded, never as 1) |
 /// | `"\ud800"` (a lone surrogate), a raw control character in a string | JSON error |
-/// | invalid UTF-8 bytes (`from_slice`) | JSON error "invalid UTF-8" |
+/// | invalid UTF-8 bytes (`from_json` of bytes) | JSON error "invalid UTF-8" |
 /// | a duplicate key | `DuplicateKey`, on the typed and runtime paths alike |
 /// | `"Red"` for the choice `"red"`, `""` where `minLength` is 1 | `NotAChoice`, `MinLength(1)` |
 /// | truncated JSON, an empty body, an array, a bare string, `null` | JSON error saying what was wrong |

@@ -21,8 +21,9 @@ use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
 /// Derives `elicit_core::Elicit` for a struct with named fields (a form), or
-/// `elicit_core::ElicitChoice` for an enum of unit variants (a choice). Either also derives
-/// serde's `Deserialize` and schemars' `JsonSchema`:
+/// `elicit_core::ElicitChoice` for an enum of unit variants (a choice). It derives neither
+/// serde's `Deserialize` nor schemars' `JsonSchema`: the type derives both itself, beside
+/// `Elicit`, and the schema and the reading follow their attributes:
 ///
 /// ```ignore
 /// /// Where would you like to go?

@@ -53,7 +53,7 @@ impl rmcp::ServerHandler for Kitchen {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let ask = Ask::for_prompt(&request, &context);
+        let ask = Ask::new(&request, &context);
         ask.run(async {
             let text = format!("Suggest a wine for {}.", dish(&ask).await?);
             Ok(GetPromptResult::new(vec![PromptMessage::new_text(
@@ -70,7 +70,7 @@ impl rmcp::ServerHandler for Kitchen {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let ask = Ask::for_resource(&request, &context);
+        let ask = Ask::new(&request, &context);
         let uri = request.uri.clone();
         ask.run(async {
             let contents = ResourceContents::text(dish(&ask).await?, uri.clone());

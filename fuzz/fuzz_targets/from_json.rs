@@ -34,9 +34,9 @@ struct Form {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let _ = ElicitResult::<Form>::from_slice(data);
+    let _ = ElicitResult::<Form>::from_json(data);
     if let Ok(text) = std::str::from_utf8(data) {
-        let typed = ElicitResult::<Form>::from_json_with(text, &Limits::UNLIMITED);
+        let typed = elicit_core::Form::<Form>::new().with_limits(Limits::UNLIMITED).parse_reply_json(text);
         let serde = serde_json::from_str::<ElicitResult<Form>>(text);
         // The one-shot serde path and the reporting path reach the same verdict.
         assert_eq!(typed.is_ok(), serde.is_ok(), "{text}");

@@ -35,12 +35,12 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let _ = fixed().parse_reply_json_with(text, &Limits::UNLIMITED);
+    let _ = fixed().clone().with_limits(Limits::UNLIMITED).parse_reply_json(text);
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return;
     };
     let from_value = fixed().parse_reply_value(&value);
-    let from_text = fixed().parse_reply_json_with(text, &Limits::UNLIMITED);
+    let from_text = fixed().clone().with_limits(Limits::UNLIMITED).parse_reply_json(text);
     // The same rules on both; only text can show a duplicate key (a `Value` kept the last one),
     // so the text path is at least as strict.
     if from_text.is_ok() {

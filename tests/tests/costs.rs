@@ -58,8 +58,8 @@ fn repeated_multi_select_values() {
         reply.push_str(r#""tags":["c9999"]"#);
     }
     reply.push_str("}}");
-    let unlimited = Limits::UNLIMITED;
-    let (bytes, result) = allocated(|| schema.parse_reply_json_with(&reply, &unlimited));
+    let schema = schema.with_limits(Limits::UNLIMITED);
+    let (bytes, result) = allocated(|| schema.parse_reply_json(&reply));
     assert!(result.is_err(), "the key is repeated");
     assert!(
         bytes < 200 * reply.len(),

@@ -265,16 +265,30 @@ fn choices_given_per_request_keep_the_fields_style_and_default() {
 
 #[test]
 fn a_url_mode_reply_reads_from_bytes_under_limits() {
-    use elicit_core::{Limits, UrlElicitResult};
+    use elicit_core::UrlElicitResult;
     let reply = br#"{"action":"accept"}"#;
     assert_eq!(
-        UrlElicitResult::from_slice(reply).unwrap(),
+        UrlElicitResult::from_json(reply).unwrap(),
         UrlElicitResult::Accept
     );
-    let tight = Limits::DEFAULT.with_max_reply_bytes(8);
-    assert!(UrlElicitResult::from_slice_with(reply, &tight).is_err());
-    assert!(UrlElicitResult::from_json_with(r#"{"action":"decline"}"#, &tight).is_err());
-    let e = UrlElicitResult::from_slice(b"{\"action\":\"acc\xffept\"}").unwrap_err();
+    // Over the default 1 MiB a reply is refused unread, as text or as bytes.
+    let padded = format!(
+        r#"{{"action":"decline","_meta":{{"pad":"{}"}}}}"#,
+        "x".repeat(1 << 20)
+    );
+    for e in [
+        UrlElicitResult::from_json(&padded).unwrap_err(),
+        UrlElicitResult::from_json(padded.as_bytes()).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                e.violations()[0].rule(),
+                elicit_core::Rule::ReplyTooLarge(_)
+            ),
+            "{e}"
+        );
+    }
+    let e = UrlElicitResult::from_json(b"{\"action\":\"acc\xffept\"}").unwrap_err();
     assert!(e.to_string().contains("UTF-8"), "{e}");
 }
 

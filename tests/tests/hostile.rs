@@ -72,8 +72,13 @@ fn deep_nesting_is_refused_not_recursed() {
     let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
     let limits = Limits::UNLIMITED;
     // As the whole reply: refused at the first `[`, before any nesting is read.
-    let e = ElicitResult::<Form>::from_json_with(&deep, &limits).unwrap_err();
+    let e = elicit_core::Form::<Form>::new()
+        .with_limits(limits)
+        .parse_reply_json(&deep)
+        .unwrap_err();
     assert!(e.to_string().contains("must be a JSON object"), "{e}");
+    // An array is valid JSON: the error says the reply cannot be read, not that it is invalid.
+    assert!(!e.to_string().contains("not valid JSON"), "{e}");
     // Where a value is read, serde_json stops at 128 levels, or the rules refuse it first.
     let accept = |content: &str| format!(r#"{{"action":"accept","content":{content}}}"#);
     for (reply, expected) in [
@@ -96,9 +101,14 @@ fn deep_nesting_is_refused_not_recursed() {
         ),
     ] {
         for e in [
-            ElicitResult::<Form>::from_json_with(&reply, &limits).unwrap_err(),
+            elicit_core::Form::<Form>::new()
+                .with_limits(limits)
+                .parse_reply_json(&reply)
+                .unwrap_err(),
             Form::requested_schema()
-                .parse_reply_json_with(&reply, &limits)
+                .clone()
+                .with_limits(limits)
+                .parse_reply_json(&reply)
                 .unwrap_err(),
         ] {
             assert_eq!(e.to_string(), expected);
@@ -111,16 +121,26 @@ fn deep_nesting_is_refused_not_recursed() {
         format!(r#"{{"content":{deep},"action":"decline"}}"#),
     ] {
         assert_eq!(
-            ElicitResult::<Form>::from_json_with(&reply, &limits).unwrap(),
+            elicit_core::Form::<Form>::new()
+                .with_limits(limits)
+                .parse_reply_json(&reply)
+                .unwrap(),
             ElicitResult::Decline
         );
     }
     // An unknown key is skipped by the typed path and kept by the runtime path, which stops at
     // 128 levels.
     let unknown = accept(&format!(r#"{{"name":"x","other":{deep}}}"#));
-    assert!(ElicitResult::<Form>::from_json_with(&unknown, &limits).is_ok());
+    assert!(
+        elicit_core::Form::<Form>::new()
+            .with_limits(limits)
+            .parse_reply_json(&unknown)
+            .is_ok()
+    );
     let e = Form::requested_schema()
-        .parse_reply_json_with(&unknown, &limits)
+        .clone()
+        .with_limits(limits)
+        .parse_reply_json(&unknown)
         .unwrap_err();
     assert!(e.to_string().contains("recursion limit"), "{e}");
     assert!(RequestedSchema::from_json(&deep).is_err());
@@ -139,14 +159,22 @@ fn huge_strings_are_capped() {
     }
     // With room for the reply, the string limit applies.
     let limits = Limits::default().with_max_reply_bytes(usize::MAX);
-    let e = ElicitResult::<Form>::from_json_with(&reply, &limits).unwrap_err();
+    let e = elicit_core::Form::<Form>::new()
+        .with_limits(limits)
+        .parse_reply_json(&reply)
+        .unwrap_err();
     assert_eq!(e.violations()[0].rule(), &Rule::TooLong(64 << 10));
     assert!(
         e.to_string().len() < 300,
         "the error does not echo the string"
     );
     // Without limits the value is read and checked by the schema alone.
-    assert!(ElicitResult::<Form>::from_json_with(&reply, &Limits::UNLIMITED).is_ok());
+    assert!(
+        elicit_core::Form::<Form>::new()
+            .with_limits(Limits::UNLIMITED)
+            .parse_reply_json(&reply)
+            .is_ok()
+    );
 }
 
 #[test]
@@ -162,18 +190,26 @@ fn many_unknown_keys() {
     ));
     let limits = Limits::UNLIMITED;
     assert!(
-        ElicitResult::<Form>::from_json_with(&reply, &limits).is_ok(),
+        elicit_core::Form::<Form>::new()
+            .with_limits(limits)
+            .parse_reply_json(&reply)
+            .is_ok(),
         "ignored"
     );
     let runtime = Form::requested_schema()
-        .parse_reply_json_with(&reply, &limits)
+        .clone()
+        .with_limits(limits)
+        .parse_reply_json(&reply)
         .unwrap();
     assert_eq!(
         runtime.accepted().unwrap().len(),
         100_001,
         "kept, on the runtime path"
     );
-    let e = ElicitResult::<Strict>::from_json_with(&reply, &limits).unwrap_err();
+    let e = elicit_core::Form::<Strict>::new()
+        .with_limits(limits)
+        .parse_reply_json(&reply)
+        .unwrap_err();
     assert_eq!(e.violations().len(), 100_000);
     assert!(
         e.violations()
@@ -238,7 +274,7 @@ fn broken_text_is_a_json_error() {
             assert!(is_json_error(&e), "{reply:?}: {e}");
         }
     }
-    let e = ElicitResult::<Form>::from_slice(
+    let e = ElicitResult::<Form>::from_json(
         b"{\"action\":\"accept\",\"content\":{\"name\":\"\xc3\x28\"}}",
     )
     .unwrap_err();
@@ -375,7 +411,9 @@ fn errors_are_capped() {
     let e = schema.parse_reply_json(&reply.to_string()).unwrap_err();
     assert_eq!(e.violations().len(), 101);
     let all = schema
-        .parse_reply_json_with(&reply.to_string(), &Limits::UNLIMITED)
+        .clone()
+        .with_limits(Limits::UNLIMITED)
+        .parse_reply_json(&reply.to_string())
         .unwrap_err();
     assert_eq!(all.violations().len(), 5000);
 }
@@ -397,7 +435,9 @@ fn pattern_work_per_reply_is_bounded() {
     let reply = json!({"action": "accept", "content": {"a": long, "b": long}});
     let tight = Limits::default().with_max_pattern_work(1 << 24);
     let e = schema
-        .parse_reply_json_with(&reply.to_string(), &tight)
+        .clone()
+        .with_limits(tight)
+        .parse_reply_json(&reply.to_string())
         .unwrap_err();
     assert!(
         e.violations()
@@ -418,16 +458,28 @@ fn the_reply_size_limit_is_inclusive() {
     let reply = r#"{"action":"accept","content":{"name":"Ada"}}"#;
     let at = Limits::default().with_max_reply_bytes(reply.len());
     let under = Limits::default().with_max_reply_bytes(reply.len() - 1);
-    assert!(ElicitResult::<Form>::from_json_with(reply, &at).is_ok());
+    assert!(
+        elicit_core::Form::<Form>::new()
+            .with_limits(at)
+            .parse_reply_json(reply)
+            .is_ok()
+    );
     assert!(
         Form::requested_schema()
-            .parse_reply_json_with(reply, &at)
+            .clone()
+            .with_limits(at)
+            .parse_reply_json(reply)
             .is_ok()
     );
     let refused = [
-        ElicitResult::<Form>::from_json_with(reply, &under).unwrap_err(),
+        elicit_core::Form::<Form>::new()
+            .with_limits(under)
+            .parse_reply_json(reply)
+            .unwrap_err(),
         Form::requested_schema()
-            .parse_reply_json_with(reply, &under)
+            .clone()
+            .with_limits(under)
+            .parse_reply_json(reply)
             .unwrap_err(),
     ];
     for e in refused {
@@ -472,4 +524,33 @@ fn defaults_are_checked_within_the_pattern_budget() {
         .collect();
     assert_eq!(lints.len(), 1, "{:?}", schema.lint());
     assert_eq!(lints[0].property.as_deref(), Some("huge"));
+}
+
+/// A schema read or built under limits reads its replies under them too, on text and values.
+#[test]
+fn a_schema_reads_its_replies_under_its_own_limits() {
+    use elicit_core::schema::Field;
+    let tight = Limits::DEFAULT.with_max_string_bytes(4);
+    let text = r#"{"type":"object","properties":{"note":{"type":"string"}}}"#;
+    let read = RequestedSchema::from_json_with(text, &tight).unwrap();
+    let built = RequestedSchema::builder()
+        .field(Field::string("note"))
+        .build_with(&tight)
+        .unwrap();
+    let reply = json!({"action": "accept", "content": {"note": "longer"}});
+    for schema in [&read, &built] {
+        assert_eq!(schema.limits(), &tight);
+        for e in [
+            schema.parse_reply_json(&reply.to_string()).unwrap_err(),
+            schema.parse_reply_value(&reply).unwrap_err(),
+        ] {
+            assert!(matches!(e.violations()[0].rule(), Rule::TooLong(4)), "{e}");
+        }
+    }
+    assert!(
+        RequestedSchema::from_json(text)
+            .unwrap()
+            .parse_reply_value(&reply)
+            .is_ok()
+    );
 }

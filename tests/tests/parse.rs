@@ -527,7 +527,7 @@ fn malformed_json_is_a_clear_error() {
             "{reply}: {e}"
         );
     }
-    let e = ElicitResult::<Form>::from_slice(b"{\"action\":\"acc\xffept\"}").unwrap_err();
+    let e = ElicitResult::<Form>::from_json(b"{\"action\":\"acc\xffept\"}").unwrap_err();
     assert!(e.to_string().contains("UTF-8"), "{e}");
 }
 
@@ -767,7 +767,7 @@ proptest! {
         if let (Ok(a), Ok(b)) = (&via_serde, &from_json) {
             prop_assert_eq!(a, b);
         }
-        let _ = ElicitResult::<Form>::from_slice(&bytes);
+        let _ = ElicitResult::<Form>::from_json(&bytes);
         let _ = ElicitResult::<AllOptional>::from_json(&text);
     }
 }
@@ -781,7 +781,7 @@ fn a_duplicate_key_is_refused_whether_content_comes_before_the_action_or_after()
     ] {
         for e in [
             ElicitResult::<Form>::from_json(&reply).unwrap_err(),
-            ElicitResult::<Form>::from_slice(reply.as_bytes()).unwrap_err(),
+            ElicitResult::<Form>::from_json(reply.as_bytes()).unwrap_err(),
         ] {
             assert_eq!(
                 rules_of(&e),

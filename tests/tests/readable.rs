@@ -194,7 +194,9 @@ fn violations_past_the_cap_are_counted_in_words() {
         .unwrap();
     let capped = elicit_core::Limits::DEFAULT.with_max_violations(1);
     let e = schema
-        .parse_reply_json_with(&reply(json!({})), &capped)
+        .clone()
+        .with_limits(capped)
+        .parse_reply_json(&reply(json!({})))
         .unwrap_err();
     assert_eq!(e.user_text(&schema), "A is required; and 2 more problems");
 }

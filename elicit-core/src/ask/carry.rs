@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::Ask;
+use super::state::QuestionKind;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 #[cfg(feature = "sampling")]
@@ -32,18 +33,18 @@ pub(super) struct ListRootsResult {
 
 /// `reply` to a question of `kind` (see [`Asking::kind`](super::question::Asking::kind)), as
 /// it is carried.
-pub(super) fn carry(kind: &str, reply: &Value) -> Value {
+pub(super) fn carry(kind: QuestionKind, reply: &Value) -> Value {
     let limit = Limits::DEFAULT.max_reply_bytes();
     if json_len(reply) > limit {
         return json!({ TOO_LARGE: limit });
     }
     let normal = match kind {
         #[cfg(feature = "sampling")]
-        "sample" => CreateMessageResult::deserialize(reply)
+        QuestionKind::Sample => CreateMessageResult::deserialize(reply)
             .ok()
             .and_then(|r| serde_json::to_value(r).ok()),
         #[cfg(feature = "sampling")]
-        "roots" => ListRootsResult::deserialize(reply)
+        QuestionKind::Roots => ListRootsResult::deserialize(reply)
             .ok()
             .and_then(|r| serde_json::to_value(r).ok()),
         _ => reply.as_object().map(|reply| {
@@ -106,14 +107,17 @@ mod tests {
     fn an_elicitation_keeps_its_action_and_an_accepts_content_only() {
         let padded =
             json!({"action": "cancel", "content": {"x": 1}, "_meta": {"pad": "x"}, "y": 2});
-        assert_eq!(carry("form", &padded), json!({"action": "cancel"}));
+        assert_eq!(
+            carry(QuestionKind::Form, &padded),
+            json!({"action": "cancel"})
+        );
         let accept = json!({"action": "accept", "content": {"x": 1}, "_meta": {}});
         assert_eq!(
-            carry("confirm", &accept),
+            carry(QuestionKind::Confirm, &accept),
             json!({"action": "accept", "content": {"x": 1}})
         );
         // Not an object: carried as it came, to be refused when read.
-        assert_eq!(carry("form", &json!([1])), json!([1]));
+        assert_eq!(carry(QuestionKind::Form, &json!([1])), json!([1]));
     }
 
     #[cfg(feature = "sampling")]
@@ -123,7 +127,7 @@ mod tests {
             "role": "assistant", "model": "m", "stopReason": "endTurn",
             "content": {"type": "text", "text": "Paris"}, "_meta": {"pad": 1}, "extra": true
         });
-        let carried = carry("sample", &sampled);
+        let carried = carry(QuestionKind::Sample, &sampled);
         assert!(
             carried.get("_meta").is_none() && carried.get("extra").is_none(),
             "{carried}"
@@ -131,7 +135,7 @@ mod tests {
         assert_eq!(carried["model"], "m");
         let roots = json!({"roots": [{"uri": "file:///a", "name": "a", "x": 1}], "_meta": {}});
         assert_eq!(
-            carry("roots", &roots),
+            carry(QuestionKind::Roots, &roots),
             json!({"roots": [{"uri": "file:///a", "name": "a"}]})
         );
     }
@@ -139,7 +143,7 @@ mod tests {
     #[test]
     fn a_reply_past_the_documented_limit_as_it_came_is_refused_however_it_is_padded() {
         let padded = json!({"action": "cancel", "_meta": {"pad": "x".repeat(1 << 20)}});
-        let error = too_large(&carry("form", &padded)).unwrap();
+        let error = too_large(&carry(QuestionKind::Form, &padded)).unwrap();
         assert_eq!(
             error.violations()[0].rule(),
             &Rule::ReplyTooLarge(Limits::DEFAULT.max_reply_bytes())
@@ -150,13 +154,13 @@ mod tests {
     fn past_the_limit_a_reply_is_a_stand_in_that_reads_as_too_large() {
         let big =
             json!({"action": "accept", "content": {"note": "x".repeat(Ask::MAX_CARRIED_REPLY)}});
-        let carried = carry("form", &big);
+        let carried = carry(QuestionKind::Form, &big);
         assert!(json_len(&carried) < 64, "{carried}");
         let error = too_large(&carried).unwrap();
         assert_eq!(
             error.violations()[0].rule(),
             &Rule::ReplyTooLarge(Ask::MAX_CARRIED_REPLY)
         );
-        assert!(too_large(&carry("form", &json!({"action": "decline"}))).is_none());
+        assert!(too_large(&carry(QuestionKind::Form, &json!({"action": "decline"}))).is_none());
     }
 }

@@ -419,16 +419,16 @@ pub(crate) fn call_digest(call: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ask::state::{Answers, Identity};
+    use crate::ask::state::{Answers, Identity, QuestionKind};
     use serde_json::json;
 
     fn of(tool: &str) -> Binding {
         Binding::of(tool, None, None)
     }
 
-    fn identity(kind: &str, message: &str) -> Identity {
+    fn identity(kind: QuestionKind, message: &str) -> Identity {
         Identity {
-            kind: kind.into(),
+            kind,
             message: message.into(),
             choices: String::new(),
             form: String::new(),
@@ -446,7 +446,7 @@ mod tests {
         carried.keys.insert(
             "k".into(),
             vec![Answers {
-                identity: identity("K", "q"),
+                identity: identity(QuestionKind::Form, "q"),
                 changed: false,
                 unasked: false,
                 replies: vec![json!({"action": "accept", "content": {"city": "Quillacollo"}})],

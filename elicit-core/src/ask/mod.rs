@@ -1,8 +1,9 @@
 //! The ask engine (feature `ask`): a tool's typed questions to the user in straight-line code
 //! that works on every protocol version, with no SDK in it.
 //!
-//! [`Ask`] owns everything but the wire: the questions (forms, run-time schemas, URL mode,
-//! confirmations), the retry policy, the 2026-07-28 rounds and the 2025-era live requests, the
+//! [`Ask`] owns everything but the wire: the questions (forms, derived or built at run time,
+//! confirmations, URL mode, and with feature `sampling` completions and roots), the retry
+//! policy, the 2026-07-28 rounds and the 2025-era live requests, the
 //! sealed `requestState` ([`StateKey`]), exactly-once rounds ([`RoundStore`]), the fallback to
 //! the tool's arguments, keep-alive, where each answer came from, and traces. An SDK adapter gives it the facts of one call
 //! ([`Call`]) and a [`Port`] that sends a live request and progress; the adapter for rmcp is
@@ -119,7 +120,7 @@ pub(crate) use state::digest;
 use crate::protocol::client::{Capability, ClientCapabilities};
 
 use claim::Claimed;
-use state::{Binding, Carried};
+use state::{Binding, Carried, QuestionKind};
 
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
@@ -166,13 +167,10 @@ use crate::version::ProtocolVersion;
 /// again once, saying so; if it changes again, the call stops with [`Interrupt::Changed`].
 pub struct Ask {
     port: Box<dyn Port>,
-    /// The version forms are written for, or the unknown version the request named.
-    version: Result<ProtocolVersion, Option<String>>,
+    /// The version the request named, as questions are served on it.
+    version: Served,
     /// What the client declared it can do for the server.
     capabilities: ClientCapabilities,
-    /// The request's version predates elicitation (forms are written for 2025-06-18, for the
-    /// fallback's words).
-    predates: bool,
     /// The key the adapter or the tool set; the installed one is made only where none is.
     key: Option<StateKey>,
     /// The request and its name, and the adapter's caller, which the state is bound to with
@@ -312,22 +310,15 @@ impl Ask {
     /// builds one per call.
     #[must_use]
     pub fn with_port(call: Call, port: impl Port + 'static) -> Self {
-        let text = call.protocol_version.as_deref();
-        // A client before elicitation is served as one that declared none.
-        let predates = text.is_some_and(crate::version::predates_elicitation);
-        let version = match text {
-            None => Err(None),
-            Some(_) if predates => Ok(ProtocolVersion::V2025_06_18),
-            Some(text) => text.parse().map_err(|_| Some(text.to_owned())),
-        };
+        let version = Served::of(call.protocol_version.as_deref());
         let mut capabilities = call.capabilities;
         // A version before elicitation has none, whatever the client says.
-        if version.is_err() || predates {
+        if !matches!(version, Served::Known(_)) {
             capabilities.elicitation = None;
         }
         // Answers travel with a state from 2026-07-28 on; before, neither is part of the
         // protocol, and a call that carries them asks its questions live.
-        let rounds = version.as_ref().is_ok_and(|v| v.has_input_requests());
+        let rounds = version.written_for().is_ok_and(|v| v.has_input_requests());
         let (responses, request_state) = match rounds {
             true => (call.input_responses, call.request_state),
             false => (None, None),
@@ -336,7 +327,6 @@ impl Ask {
             port: Box::new(port),
             version,
             capabilities,
-            predates,
             key: None,
             method: call.method,
             name: call.name,
@@ -463,18 +453,16 @@ impl Ask {
 
     /// The request's protocol version, if it is one with elicitation.
     pub fn protocol_version(&self) -> Option<ProtocolVersion> {
-        self.version
-            .as_ref()
-            .ok()
-            .copied()
-            .filter(|_| !self.predates)
+        match self.version {
+            Served::Known(version) => Some(version),
+            Served::Before | Served::Unknown(_) => None,
+        }
     }
 
     /// Whether questions travel in rounds (2026-07-28 and later) rather than as live requests.
     pub fn asks_in_rounds(&self) -> bool {
-        self.version
-            .as_ref()
-            .is_ok_and(|version| version.has_input_requests())
+        self.protocol_version()
+            .is_some_and(|version| version.has_input_requests())
     }
 
     /// Whether the client can take a question that needs `capability` (`Capability::Form` for
@@ -483,7 +471,7 @@ impl Ask {
     /// every version, or is answered from the arguments where it opted in.
     #[must_use]
     pub fn supports(&self, capability: Capability) -> bool {
-        self.version.is_ok() && self.capabilities.supports(capability)
+        !matches!(self.version, Served::Unknown(_)) && self.capabilities.supports(capability)
     }
 
     /// Every attempt at the question under `key` so far: with a retry policy, one per time it
@@ -696,7 +684,7 @@ impl Ask {
                 continue;
             };
             let kind = carried.keys.get(&key).and_then(|a| a.get(index));
-            let reply = carry::carry(kind.map_or("form", |a| a.identity.kind.as_str()), reply);
+            let reply = carry::carry(kind.map_or(QuestionKind::Form, |a| a.identity.kind), reply);
             answers.insert(key.clone(), reply.clone());
             carried.push_reply(&key, index, reply, Some(took));
             inner.fresh.insert((key, index));
@@ -792,7 +780,7 @@ impl Ask {
     }
 
     pub(crate) fn version(&self) -> Result<ProtocolVersion, Interrupt> {
-        self.version.clone().map_err(Interrupt::Version)
+        self.version.written_for().map_err(Interrupt::Version)
     }
 
     /// The value under `key` in the call's arguments.
@@ -808,6 +796,39 @@ impl Ask {
     /// Whether this round's `inputResponses` answered the `index`-th await of `key`.
     pub(crate) fn answered_now(&self, key: &str, index: usize) -> bool {
         self.lock().fresh.contains(&(key.to_owned(), index))
+    }
+}
+
+/// The protocol version a request named, as its questions are served.
+#[derive(Debug)]
+enum Served {
+    /// A version with elicitation.
+    Known(ProtocolVersion),
+    /// One before elicitation (2024-11-05, 2025-03-26): served as a client on 2025-06-18 that
+    /// declared no elicitation, so the fallback's words are written for that version.
+    Before,
+    /// None, or one this crate does not know.
+    Unknown(Option<String>),
+}
+
+impl Served {
+    fn of(text: Option<&str>) -> Served {
+        match text {
+            None => Served::Unknown(None),
+            Some(text) if crate::version::predates_elicitation(text) => Served::Before,
+            Some(text) => text
+                .parse()
+                .map_or_else(|_| Served::Unknown(Some(text.to_owned())), Served::Known),
+        }
+    }
+
+    /// The version questions are written for, or the unknown version the request named.
+    fn written_for(&self) -> Result<ProtocolVersion, Option<String>> {
+        match self {
+            Served::Known(version) => Ok(*version),
+            Served::Before => Ok(ProtocolVersion::V2025_06_18),
+            Served::Unknown(text) => Err(text.clone()),
+        }
     }
 }
 

@@ -1,5 +1,7 @@
-//! The questions a tool asks through [`Ask`]: a form of a derived type, or a page in URL mode.
-//! Each is awaited on its own, or several go in one round with [`Ask::all`].
+//! The questions a tool asks through [`Ask`] that elicit: a form (of a derived type, or of a
+//! schema built at run time), and a page in URL mode; a confirmation is a form in `confirm.rs`,
+//! and a completion or the client's roots a question of `sample.rs`. Each is awaited on its
+//! own, or several go in one round with [`Ask::all`].
 
 use std::borrow::Cow;
 use std::future::{Future, IntoFuture};
@@ -12,7 +14,7 @@ use super::Ask;
 use super::asked::Interrupt;
 use super::port::SendError;
 use super::retry::{Attempt, AttemptOutcome, RetryPolicy};
-use super::state::{Identity, digest};
+use super::state::{Identity, QuestionKind, digest};
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
 use crate::form::Form;
@@ -249,11 +251,17 @@ impl Core {
 #[doc(hidden)]
 pub trait Asking: Sync {
     fn core(&self) -> &Core;
-    /// What is asked, in one word: `form`, `confirm`, `url`, `sample` or `roots`.
-    fn kind(&self) -> &'static str;
-    /// What the client must have declared for it.
+    /// What is asked.
+    fn kind(&self) -> QuestionKind;
+    /// What the client must have declared for it: by its kind, but for a completion that gives
+    /// tools, which needs `sampling.tools`.
     fn needs(&self) -> Capability {
-        Capability::Form
+        match self.kind() {
+            QuestionKind::Form | QuestionKind::Confirm => Capability::Form,
+            QuestionKind::Url => Capability::Url,
+            QuestionKind::Sample => Capability::Sampling,
+            QuestionKind::Roots => Capability::Roots,
+        }
     }
     fn key(&self) -> &str {
         &self.core().key
@@ -280,7 +288,7 @@ pub trait Asking: Sync {
             None => (String::new(), String::new()),
         };
         Identity {
-            kind: self.kind().to_owned(),
+            kind: self.kind(),
             message,
             choices,
             form,
@@ -497,11 +505,11 @@ impl<T> Asking for FormQuestion<'_, T> {
         &self.core
     }
 
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> QuestionKind {
         if self.core.person_only {
-            "confirm"
+            QuestionKind::Confirm
         } else {
-            "form"
+            QuestionKind::Form
         }
     }
 
@@ -592,12 +600,8 @@ impl Asking for UrlQuestion<'_> {
         &self.core
     }
 
-    fn kind(&self) -> &'static str {
-        "url"
-    }
-
-    fn needs(&self) -> Capability {
-        Capability::Url
+    fn kind(&self) -> QuestionKind {
+        QuestionKind::Url
     }
 
     fn trace_name(&self) -> Cow<'static, str> {
@@ -606,7 +610,7 @@ impl Asking for UrlQuestion<'_> {
 
     fn identity(&self) -> Identity {
         Identity {
-            kind: self.kind().to_owned(),
+            kind: self.kind(),
             message: digest(self.base_message().as_bytes()),
             choices: String::new(),
             form: digest(self.url.as_bytes()),

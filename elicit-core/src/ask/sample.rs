@@ -13,7 +13,7 @@ use super::asked::Interrupt;
 use super::carry::ListRootsResult;
 use super::question::{Answering, Asking, Core, Facts, Kept, sealed};
 use super::retry::RetryPolicy;
-use super::state::{Identity, digest};
+use super::state::{Identity, QuestionKind, digest};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::protocol::client::{Capability, Request};
 use crate::protocol::sampling::{CreateMessageResult, Root, SamplingRequest};
@@ -115,10 +115,10 @@ impl<O> Asking for ClientQuestion<'_, O> {
         &self.core
     }
 
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> QuestionKind {
         match self.request {
-            Request::Roots => "roots",
-            _ => "sample",
+            Request::Roots => QuestionKind::Roots,
+            _ => QuestionKind::Sample,
         }
     }
 
@@ -135,7 +135,7 @@ impl<O> Asking for ClientQuestion<'_, O> {
             .request
             .params(crate::version::ProtocolVersion::V2026_07_28);
         Identity {
-            kind: self.kind().to_owned(),
+            kind: self.kind(),
             message: digest(&serde_json::to_vec(&request).unwrap_or_default()),
             choices: String::new(),
             form: String::new(),

@@ -315,6 +315,24 @@ impl Carried {
     }
 }
 
+/// What a question asks: the one classification the engine makes of questions, for the
+/// capability it needs, what of a reply is carried, and its identity.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuestionKind {
+    /// A form.
+    Form,
+    /// A yes/no form that only the person may answer.
+    Confirm,
+    /// A URL-mode page.
+    Url,
+    /// A completion from the client's model.
+    Sample,
+    /// The client's roots.
+    Roots,
+}
+
 /// What makes a question the same question in every round: what it asks, and digests of its
 /// message, its choices (as a set) and the rest of its form. Never a Rust type name, which
 /// may change with the compiler.
@@ -322,7 +340,7 @@ impl Carried {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Identity {
     #[serde(rename = "k")]
-    pub kind: String,
+    pub kind: QuestionKind,
     #[serde(rename = "m")]
     pub message: String,
     #[serde(rename = "c", default, skip_serializing_if = "String::is_empty")]
@@ -445,9 +463,9 @@ mod tests {
         assert_ne!(Binding::of("t", None, Some("")), of("t", None));
     }
 
-    fn identity(kind: &str, message: &str) -> Identity {
+    fn identity(kind: QuestionKind, message: &str) -> Identity {
         Identity {
-            kind: kind.into(),
+            kind,
             message: message.into(),
             choices: String::new(),
             form: String::new(),
@@ -459,7 +477,7 @@ mod tests {
         carried.keys.insert(
             "k".into(),
             vec![Answers {
-                identity: identity("K", "q"),
+                identity: identity(QuestionKind::Form, "q"),
                 changed: false,
                 unasked: false,
                 replies: vec![json!({"action": "accept", "content": {"city": "Quillacollo"}})],
@@ -474,27 +492,39 @@ mod tests {
         let mut carried = carried();
         assert_eq!(
             carried
-                .register("k", 0, &identity("K", "q"))
+                .register("k", 0, &identity(QuestionKind::Form, "q"))
                 .unwrap()
                 .replies
                 .len(),
             1
         );
-        let again = carried.register("k", 0, &identity("K", "q2")).unwrap();
+        let again = carried
+            .register("k", 0, &identity(QuestionKind::Form, "q2"))
+            .unwrap();
         assert!(again.replies.is_empty() && again.changed);
         // The same again is no change.
-        assert!(carried.register("k", 0, &identity("K", "q2")).is_ok());
+        assert!(
+            carried
+                .register("k", 0, &identity(QuestionKind::Form, "q2"))
+                .is_ok()
+        );
         // A second change is the error, saying what changed.
         assert_eq!(
-            carried.register("k", 0, &identity("L", "q2")).unwrap_err(),
+            carried
+                .register("k", 0, &identity(QuestionKind::Url, "q2"))
+                .unwrap_err(),
             Change::Kind
         );
         assert_eq!(
-            carried.register("k", 0, &identity("K", "q3")).unwrap_err(),
+            carried
+                .register("k", 0, &identity(QuestionKind::Form, "q3"))
+                .unwrap_err(),
             Change::Message
         );
         // The next await of the key is a question of its own, with no replies yet.
-        let next = carried.register("k", 1, &identity("L", "other")).unwrap();
+        let next = carried
+            .register("k", 1, &identity(QuestionKind::Url, "other"))
+            .unwrap();
         assert!(next.replies.is_empty() && !next.changed);
     }
 }

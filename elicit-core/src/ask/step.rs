@@ -184,8 +184,8 @@ impl Step {
     }
 
     /// Reads one reply through the policy: whether another answer is wanted. A form sent
-    /// back empty twice running is not asked a third time: a client that cannot fill it in
-    /// would send it empty again.
+    /// back empty twice running is not asked a third time: the same form would most likely
+    /// come back empty again.
     fn read(
         &mut self,
         reply: Value,
@@ -240,9 +240,9 @@ impl Step {
 }
 
 /// How a question ends whose final answer was refused: a reply that is no elicitation result
-/// is the client's fault (-32602); a form sent back without fields it needs, or an answer from
-/// the arguments that breaks the form, ends with what the tool needs, so the model can act on
-/// it; other content names what was wrong.
+/// is refused as invalid params (-32602); a form that came back without fields it needs, or an
+/// answer from the arguments that breaks the form, ends with what the tool needs, so the model
+/// can act on it; other content names what was wrong.
 pub(crate) fn refused(
     question: &dyn Asking,
     facts: &Facts,
@@ -314,6 +314,7 @@ mod tests {
     use super::*;
     use crate::ask::RetryPolicy;
     use crate::ask::question::{Core, Kept};
+    use crate::ask::state::QuestionKind;
     use crate::error::SchemaError;
     use crate::schema::request::FormRequest;
     use crate::schema::{Field, RequestedSchema};
@@ -329,8 +330,8 @@ mod tests {
         fn core(&self) -> &Core {
             &self.core
         }
-        fn kind(&self) -> &'static str {
-            "form"
+        fn kind(&self) -> QuestionKind {
+            QuestionKind::Form
         }
         fn trace_name(&self) -> Cow<'static, str> {
             Cow::Borrowed("probe")

@@ -12,13 +12,13 @@ use crate::schema::{Property, RequestedSchema};
 pub(crate) enum Why {
     /// The client cannot show it.
     CannotShow,
-    /// The client sent the form back without fields it needs, after every retry: it may show
-    /// them as something the person cannot fill in.
+    /// The form came back without fields it needs, after every retry: the person left them
+    /// empty, or the client showed them as something the person could not fill in.
     Unfilled,
 }
 
 /// A question no person could answer: the client cannot show it (and the arguments hold no
-/// answer), or it sent the form back without the fields it needs.
+/// answer), or the form came back without the fields it needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unavailable {
     /// The question's key: the argument that answers it.
@@ -83,8 +83,8 @@ impl std::fmt::Display for Unavailable {
             )?,
             Why::Unfilled => writeln!(
                 f,
-                "The client sent the form back without fields it needs (it may not be able to \
-                 show them), so this tool cannot ask the user: {}",
+                "The form came back without fields this tool needs (left empty, or not \
+                 shown in a way they could be filled in), so the tool cannot go on: {}",
                 self.message
             )?,
         }

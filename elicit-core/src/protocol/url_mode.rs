@@ -229,27 +229,11 @@ impl UrlElicitResult {
         }
     }
 
-    /// Parses a reply from JSON text, under the default [`Limits`](crate::Limits).
-    pub fn from_json(json: &str) -> Result<Self, ElicitError> {
-        Self::from_json_with(json, &crate::limits::Limits::DEFAULT)
-    }
-
-    /// [`from_json`](Self::from_json) under other limits.
-    pub fn from_json_with(json: &str, limits: &crate::limits::Limits) -> Result<Self, ElicitError> {
-        reply::consent_from_slice(json.as_bytes(), limits).map(|r| Self::from_action(r.action()))
-    }
-
-    /// Parses a reply from JSON bytes; bytes that are not UTF-8 are a JSON error.
-    pub fn from_slice(json: &[u8]) -> Result<Self, ElicitError> {
-        Self::from_slice_with(json, &crate::limits::Limits::DEFAULT)
-    }
-
-    /// [`from_slice`](Self::from_slice) under other limits.
-    pub fn from_slice_with(
-        json: &[u8],
-        limits: &crate::limits::Limits,
-    ) -> Result<Self, ElicitError> {
-        reply::consent_from_slice(json, limits).map(|r| Self::from_action(r.action()))
+    /// Parses a reply from JSON text or bytes ([`JsonText`](crate::JsonText)), under the
+    /// default [`Limits`](crate::Limits).
+    pub fn from_json(json: &(impl crate::JsonText + ?Sized)) -> Result<Self, ElicitError> {
+        let read = reply::consent_from_text(json, &crate::limits::Limits::DEFAULT)?;
+        Ok(Self::from_action(read.action()))
     }
 
     /// Parses a reply held as a JSON value.

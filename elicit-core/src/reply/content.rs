@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
+use super::JsonText;
 use crate::error::ElicitError;
-use crate::limits::Limits;
 use crate::result::ElicitResult;
 use crate::schema::RequestedSchema;
 use crate::schema::rules::usable_default;
@@ -17,8 +17,9 @@ use crate::schema::rules::usable_default;
 pub type Content = Map<String, Value>;
 
 impl RequestedSchema {
-    /// Reads a reply from JSON text against this schema, with exactly the rules of the typed
-    /// path, reporting every violation. Accepted content gets the schema's defaults for the
+    /// Reads a reply from JSON text or bytes ([`JsonText`]) against this schema, with exactly
+    /// the rules of the typed path, under the schema's [`limits`](Self::limits), reporting every
+    /// violation. Accepted content gets the schema's defaults for the
     /// properties it leaves out (not a default that breaks its own property's rules).
     ///
     /// ```
@@ -38,47 +39,18 @@ impl RequestedSchema {
     /// assert_eq!(content, *json!({"name": "Ada", "newsletter": false}).as_object().unwrap());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn parse_reply_json(&self, json: &str) -> Result<ElicitResult<Content>, ElicitError> {
-        self.parse_reply_json_with(json, &Limits::DEFAULT)
-    }
-
-    /// [`parse_reply_json`](Self::parse_reply_json) under other limits.
-    pub fn parse_reply_json_with(
+    pub fn parse_reply_json(
         &self,
-        json: &str,
-        limits: &Limits,
+        json: &(impl JsonText + ?Sized),
     ) -> Result<ElicitResult<Content>, ElicitError> {
-        self.with_defaults(super::from_str(self, json, limits)?)
+        self.with_defaults(super::from_text(self, json, &self.limits)?)
     }
 
-    /// [`parse_reply_json`](Self::parse_reply_json) of JSON bytes; bytes that are not UTF-8 are
-    /// a JSON error.
-    pub fn parse_reply_slice(&self, json: &[u8]) -> Result<ElicitResult<Content>, ElicitError> {
-        self.parse_reply_slice_with(json, &Limits::DEFAULT)
-    }
-
-    /// [`parse_reply_slice`](Self::parse_reply_slice) under other limits.
-    pub fn parse_reply_slice_with(
-        &self,
-        json: &[u8],
-        limits: &Limits,
-    ) -> Result<ElicitResult<Content>, ElicitError> {
-        self.with_defaults(super::from_slice(self, json, limits)?)
-    }
-
-    /// [`parse_reply_json`](Self::parse_reply_json) of a reply already held as a JSON value.
+    /// [`parse_reply_json`](Self::parse_reply_json) of a reply already held as a JSON value. A
+    /// value has no text, so [`Limits::max_reply_bytes`](crate::Limits::max_reply_bytes) does
+    /// not apply.
     pub fn parse_reply_value(&self, reply: &Value) -> Result<ElicitResult<Content>, ElicitError> {
-        self.parse_reply_value_with(reply, &Limits::DEFAULT)
-    }
-
-    /// [`parse_reply_value`](Self::parse_reply_value) under other limits. A value has no text,
-    /// so [`Limits::max_reply_bytes`] does not apply.
-    pub fn parse_reply_value_with(
-        &self,
-        reply: &Value,
-        limits: &Limits,
-    ) -> Result<ElicitResult<Content>, ElicitError> {
-        self.with_defaults(super::from_value(self, reply, limits)?)
+        self.with_defaults(super::from_value(self, reply, &self.limits)?)
     }
 
     /// Accepted content as it was read, with the defaults filled in.

@@ -12,10 +12,12 @@ mod check;
 mod content;
 mod early;
 pub(crate) mod envelope;
+mod json_text;
 pub(crate) mod sink;
 mod typed;
 
 pub use content::Content;
+pub use json_text::JsonText;
 
 use serde::de::DeserializeSeed;
 use serde_json::Value;
@@ -71,26 +73,22 @@ fn check_size(json: &[u8], limits: &Limits) -> Result<(), ElicitError> {
     Ok(())
 }
 
-/// Reads a reply held as JSON text.
-pub(crate) fn from_str<C: ReadContent>(
+/// Reads a reply held as JSON text or bytes; bytes that are not UTF-8 are a JSON error.
+pub(crate) fn from_text<C: ReadContent>(
     schema: &RequestedSchema,
-    json: &str,
+    json: &(impl JsonText + ?Sized),
     limits: &Limits,
 ) -> Result<ElicitResult<C>, ElicitError> {
-    check_size(json.as_bytes(), limits)?;
-    read(schema, &Text(json), limits)
+    read(schema, &Text(utf8(json, limits)?), limits)
 }
 
-/// Reads a reply held as JSON bytes; bytes that are not UTF-8 are a JSON error.
-pub(crate) fn from_slice<C: ReadContent>(
-    schema: &RequestedSchema,
-    json: &[u8],
-    limits: &Limits,
-) -> Result<ElicitResult<C>, ElicitError> {
-    check_size(json, limits)?;
-    match std::str::from_utf8(json) {
-        Ok(json) => read(schema, &Text(json), limits),
-        Err(e) => Err(not_utf8(&e)),
+/// The reply's text, once it is known to be within the size limit and UTF-8.
+fn utf8<'a>(json: &'a (impl JsonText + ?Sized), limits: &Limits) -> Result<&'a str, ElicitError> {
+    let (Ok(text) | Err(text)) = json.text_or_bytes().map(str::as_bytes);
+    check_size(text, limits)?;
+    match json.text_or_bytes() {
+        Ok(text) => Ok(text),
+        Err(bytes) => std::str::from_utf8(bytes).map_err(|e| not_utf8(&e)),
     }
 }
 
@@ -103,17 +101,12 @@ pub(crate) fn from_value<C: ReadContent>(
     read(schema, &Json(value), limits)
 }
 
-/// Reads a URL-mode reply held as JSON bytes: the action only. Bytes that are not UTF-8 are a
-/// JSON error.
-pub(crate) fn consent_from_slice(
-    json: &[u8],
+/// Reads a URL-mode reply held as JSON text or bytes: the action only.
+pub(crate) fn consent_from_text(
+    json: &(impl JsonText + ?Sized),
     limits: &Limits,
 ) -> Result<ElicitResult<Report>, ElicitError> {
-    check_size(json, limits)?;
-    match std::str::from_utf8(json) {
-        Ok(json) => consent(&Text(json)),
-        Err(e) => Err(not_utf8(&e)),
-    }
+    consent(&Text(utf8(json, limits)?))
 }
 
 /// The error for reply bytes that are not UTF-8.

@@ -1,8 +1,9 @@
-//! The typed entry points of [`ElicitResult<T>`]: reply text, bytes, a JSON value, and serde.
+//! The typed entry points of [`ElicitResult<T>`]: reply text or bytes, a JSON value, and serde.
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer};
 use serde_json::Value;
 
+use super::JsonText;
 use super::envelope::Envelope;
 use super::server_rules;
 use super::sink::Sink;
@@ -12,41 +13,24 @@ use crate::limits::Limits;
 use crate::result::ElicitResult;
 
 impl<T: Elicit> ElicitResult<T> {
-    /// Reads a reply from JSON text, reporting every violation, not only the first.
+    /// Reads a reply from JSON text or bytes ([`JsonText`]), reporting every violation, not
+    /// only the first.
     ///
     /// Decline and cancel ignore `content` whatever it holds. Accept with absent or `null`
     /// content is read as `{}`, so required fields are reported missing.
     ///
-    /// The default [`Limits`] apply: 1 MiB per reply, 64 KiB per string.
-    pub fn from_json(json: &str) -> Result<Self, ElicitError> {
-        Self::from_json_with(json, &Limits::DEFAULT)
-    }
-
-    /// [`from_json`](Self::from_json) under other limits.
-    pub fn from_json_with(json: &str, limits: &Limits) -> Result<Self, ElicitError> {
-        super::from_str(T::requested_schema(), json, limits)?.check()
-    }
-
-    /// Reads a reply from JSON bytes; bytes that are not UTF-8 are a JSON error.
-    pub fn from_slice(json: &[u8]) -> Result<Self, ElicitError> {
-        Self::from_slice_with(json, &Limits::DEFAULT)
-    }
-
-    /// [`from_slice`](Self::from_slice) under other limits.
-    pub fn from_slice_with(json: &[u8], limits: &Limits) -> Result<Self, ElicitError> {
-        super::from_slice(T::requested_schema(), json, limits)?.check()
+    /// The default [`Limits`](crate::Limits) apply: 1 MiB per reply, 64 KiB per string; a
+    /// [`Form`](crate::Form) reads under others.
+    pub fn from_json(json: &(impl JsonText + ?Sized)) -> Result<Self, ElicitError> {
+        let schema = T::requested_schema();
+        super::from_text(schema, json, &schema.limits)?.check()
     }
 
     /// Reads a reply already held as a JSON value, reporting every violation. The value is
     /// borrowed: its content is read where it is.
     pub fn from_value(reply: &Value) -> Result<Self, ElicitError> {
-        Self::from_value_with(reply, &Limits::DEFAULT)
-    }
-
-    /// [`from_value`](Self::from_value) under other limits. A value has no text, so
-    /// [`Limits::max_reply_bytes`] does not apply.
-    pub fn from_value_with(reply: &Value, limits: &Limits) -> Result<Self, ElicitError> {
-        super::from_value(T::requested_schema(), reply, limits)?.check()
+        let schema = T::requested_schema();
+        super::from_value(schema, reply, &schema.limits)?.check()
     }
 
     /// Runs the type's server-side rules (`#[elicit(validate = ..)]`) on accepted content.

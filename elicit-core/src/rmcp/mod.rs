@@ -7,7 +7,9 @@
 //!   where a server cannot send requests mid-call, each is a round of `InputRequiredResult`
 //!   and retry, with the answers so far sealed in `requestState` ([`StateKey`](crate::ask::StateKey)). A `#[tool]`
 //!   function takes it as an argument, served through [`keep_arguments`]; a hand-written
-//!   `call_tool` builds one with [`Ask::new`](crate::ask::Ask::new). It is the one way to ask.
+//!   `call_tool`, `get_prompt` or `read_resource` builds one with
+//!   [`Ask::new`](crate::ask::Ask::new) from its request ([`AskingRequest`]). It is the one way
+//!   to ask.
 //! - `TryFrom` conversions, both ways, between rmcp's model types and this crate's schema
 //!   (`RequestedSchema`), requests (`FormRequest`, `UrlRequest`), results (`ElicitResult`,
 //!   `UrlElicitResult`), the 2026-07-28 `InputRequests` and `InputRequired`, and
@@ -136,3 +138,4 @@ mod schema;
 
 pub use convert::Unrepresentable;
 pub use extract::{KeepArguments, keep_arguments};
+pub use port::AskingRequest;

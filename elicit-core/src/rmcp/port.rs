@@ -96,58 +96,74 @@ fn credential(context: &RequestContext<RoleServer>) -> Option<String> {
     ))
 }
 
-impl Ask {
-    /// The questions of one rmcp `tools/call`, sealed with the
-    /// [installed](crate::ask::StateKey::installed) key (or another, with [`Ask::with_key`]).
-    #[must_use]
-    pub fn new(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Self {
-        Self::of_rmcp(
+/// An rmcp request whose handler can ask: `tools/call` ([`CallToolRequestParams`]),
+/// `prompts/get` ([`GetPromptRequestParams`]) or `resources/read`
+/// ([`ReadResourceRequestParams`]). [`Ask::new`] takes any of them.
+pub trait AskingRequest: sealed::Sealed {
+    /// The questions of this request, from its context.
+    #[doc(hidden)]
+    fn ask(&self, context: &RequestContext<RoleServer>) -> Ask;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::CallToolRequestParams {}
+    impl Sealed for super::GetPromptRequestParams {}
+    impl Sealed for super::ReadResourceRequestParams {}
+}
+
+impl AskingRequest for CallToolRequestParams {
+    fn ask(&self, context: &RequestContext<RoleServer>) -> Ask {
+        Ask::of_rmcp(
             context.clone(),
             Method::ToolsCall,
-            &request.name,
-            request.arguments.as_ref(),
-            request.input_responses.as_ref(),
-            request.request_state.clone(),
+            &self.name,
+            self.arguments.as_ref(),
+            self.input_responses.as_ref(),
+            self.request_state.clone(),
             false,
         )
     }
+}
 
-    /// The questions of one rmcp `prompts/get`: the prompt's arguments are the call's, and its
-    /// rounds are sealed as a tool's are. End the handler with
-    /// [`Asked::into_prompt_response`](crate::ask::Asked::into_prompt_response).
-    #[must_use]
-    pub fn for_prompt(
-        request: &GetPromptRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Self {
-        Self::of_rmcp(
+impl AskingRequest for GetPromptRequestParams {
+    fn ask(&self, context: &RequestContext<RoleServer>) -> Ask {
+        Ask::of_rmcp(
             context.clone(),
             Method::PromptsGet,
-            &request.name,
-            request.arguments.as_ref(),
-            request.input_responses.as_ref(),
-            request.request_state.clone(),
+            &self.name,
+            self.arguments.as_ref(),
+            self.input_responses.as_ref(),
+            self.request_state.clone(),
             false,
         )
     }
+}
 
-    /// The questions of one rmcp `resources/read`, bound to the resource's URI. End the
-    /// handler with
-    /// [`Asked::into_resource_response`](crate::ask::Asked::into_resource_response).
-    #[must_use]
-    pub fn for_resource(
-        request: &ReadResourceRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Self {
-        Self::of_rmcp(
+impl AskingRequest for ReadResourceRequestParams {
+    fn ask(&self, context: &RequestContext<RoleServer>) -> Ask {
+        Ask::of_rmcp(
             context.clone(),
             Method::ResourcesRead,
-            &request.uri,
+            &self.uri,
             None,
-            request.input_responses.as_ref(),
-            request.request_state.clone(),
+            self.input_responses.as_ref(),
+            self.request_state.clone(),
             false,
         )
+    }
+}
+
+impl Ask {
+    /// The questions of one rmcp request, sealed with the
+    /// [installed](crate::ask::StateKey::installed) key (or another, with [`Ask::with_key`]):
+    /// a `tools/call`, or a `prompts/get` (its arguments are the call's; end the handler with
+    /// [`Asked::into_prompt_response`](crate::ask::Asked::into_prompt_response)) or a
+    /// `resources/read` (bound to the resource's URI; end it with
+    /// [`Asked::into_resource_response`](crate::ask::Asked::into_resource_response)).
+    #[must_use]
+    pub fn new(request: &impl AskingRequest, context: &RequestContext<RoleServer>) -> Self {
+        request.ask(context)
     }
 
     /// One call's `Ask` over rmcp, from its parts.

@@ -64,7 +64,7 @@ impl<R> Asked<R> {
 }
 
 impl Asked<GetPromptResult> {
-    /// The `prompts/get` response of a prompt that asks ([`Ask::for_prompt`](crate::ask::Ask::for_prompt)).
+    /// The `prompts/get` response of a prompt that asks ([`Ask::new`](crate::ask::Ask::new) of a `prompts/get`).
     pub fn into_prompt_response(self) -> Result<GetPromptResponse, ErrorData> {
         self.into_other(GetPromptResponse::InputRequired)
             .map_or_else(|other| other, |done| Ok(GetPromptResponse::Complete(done)))
@@ -73,7 +73,7 @@ impl Asked<GetPromptResult> {
 
 impl Asked<ReadResourceResult> {
     /// The `resources/read` response of a resource that asks
-    /// ([`Ask::for_resource`](crate::ask::Ask::for_resource)).
+    /// ([`Ask::new`](crate::ask::Ask::new) of a `resources/read`).
     pub fn into_resource_response(self) -> Result<ReadResourceResponse, ErrorData> {
         self.into_other(ReadResourceResponse::InputRequired)
             .map_or_else(

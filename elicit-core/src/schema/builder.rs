@@ -64,7 +64,8 @@ impl SchemaBuilder {
         self.build_with(&Limits::DEFAULT)
     }
 
-    /// [`build`](Self::build) under other [`Limits`].
+    /// [`build`](Self::build) under other [`Limits`], which the schema's replies are then read
+    /// under too.
     pub fn build_with(self, limits: &Limits) -> Result<RequestedSchema, SchemaError> {
         if self.fields.len() > limits.max_properties() {
             return Err(SchemaError::root(format!(
@@ -100,12 +101,8 @@ impl SchemaBuilder {
             lints.append(&mut parsed.lints);
             properties.push(property);
         }
-        Ok(RequestedSchema::build(
-            properties,
-            self.deny_unknown,
-            self.dialect,
-            lints,
-        ))
+        let schema = RequestedSchema::build(properties, self.deny_unknown, self.dialect, lints);
+        Ok(schema.with_limits(*limits))
     }
 }
 

@@ -64,7 +64,10 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
             }
         }
     }
+    // The type is the program's own: no limit applies to its schema, and its replies are read
+    // under the default ones.
     let mut schema = super::parse::parse(Value::Object(root), &Limits::UNLIMITED, false)?;
+    schema.limits = Limits::DEFAULT;
     schema.deny_unknown = deny_unknown;
     for prop in &mut schema.properties {
         if let Kind::MultiSelect(rules) = &mut prop.kind {

@@ -86,7 +86,7 @@
 //!
 //! - **A form with no properties is a confirmation**: accept with absent or empty content passes,
 //!   and a key it does not name is ignored, as in any other form.
-//! - **Duplicate keys** are refused on every path that reads text (`from_json`, `from_slice`,
+//! - **Duplicate keys** are refused on every path that reads text (`from_json`,
 //!   `parse_reply_json`, the `Deserialize` impl). A `serde_json::Value` has already kept the last
 //!   of them, so `from_value` and `parse_reply_value` cannot see them.
 //! - **Coercion is for clients that collect text** (`"42"` for an integer, `"yes"` for a boolean,
@@ -97,7 +97,8 @@
 //!   other than booleans', or refuses a multi-select naming the field.
 //! - **Limits of their own**: `from_json` and `from_value` take at most 1 MiB of text, 1,000
 //!   properties, 10,000 choices per select and patterns of 1,000 bytes (256 KiB once compiled);
-//!   `from_json_with(text, &limits)` and `from_value_with` lift or tighten them.
+//!   `from_json_with(text, &limits)` and `from_value_with` lift or tighten them, for the schema
+//!   and for its replies (`with_limits` sets the replies' alone).
 //! - **Checked against an independent validator**: the repository's `tests/tests/oracle.rs` holds the runtime's
 //!   verdict on 3,000 generated schema and content pairs to the `jsonschema` crate's (draft
 //!   2020-12, formats asserted); its header lists the deliberate differences.
@@ -446,6 +447,8 @@ pub struct RequestedSchema {
     /// ([`with_bound_hints`](RequestedSchema::with_bound_hints)). The hint is made from the
     /// rules when the schema is written, never stored in the description.
     pub(crate) bound_hints: bool,
+    /// The limits its replies are read under: those it was read or built under.
+    pub(crate) limits: Limits,
     /// The properties' positions, sorted by name. Derived from `properties`: rebuilt by
     /// [`RequestedSchema::reindex`] whenever they change.
     index: Names,
@@ -523,6 +526,34 @@ impl RequestedSchema {
     #[must_use]
     pub fn unfold_reply<'r>(&self, version: ProtocolVersion, reply: &'r Value) -> Cow<'r, Value> {
         wire::unfold_reply(self, version, reply)
+    }
+
+    /// Reads this schema's replies under `limits`. A schema read with
+    /// [`from_json_with`](Self::from_json_with) or built with
+    /// [`build_with`](SchemaBuilder::build_with) reads them under the limits it was read or built
+    /// under; any other, under the default ones.
+    ///
+    /// ```
+    /// use elicit_core::Limits;
+    /// use elicit_core::schema::RequestedSchema;
+    ///
+    /// let schema = RequestedSchema::from_json(r#"{"type":"object","properties":{"note":{"type":"string"}}}"#)?;
+    /// let long = format!(r#"{{"action":"accept","content":{{"note":"{}"}}}}"#, "x".repeat(2000));
+    /// assert!(schema.parse_reply_json(&long).is_ok());
+    /// let tight = schema.with_limits(Limits::default().with_max_string_bytes(1024));
+    /// assert!(tight.parse_reply_json(&long).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits this schema's replies are read under.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// This schema written with each property's bounds appended to its description in words,
@@ -664,6 +695,7 @@ impl RequestedSchema {
             dialect,
             lints,
             bound_hints: false,
+            limits: Limits::DEFAULT,
             index: Names::default(),
             choice_index: Vec::new(),
             blank_absent: Vec::new(),

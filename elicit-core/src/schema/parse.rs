@@ -70,6 +70,7 @@ pub(crate) fn parse(
         }
     }
     schema.lints = cx.lints;
+    schema.limits = *limits;
     Ok(schema)
 }
 

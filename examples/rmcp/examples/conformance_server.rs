@@ -20,7 +20,7 @@
 //! - `test_input_required_result_multiple_inputs`: a form, a completion and the roots in one
 //!   round.
 //! - the prompt `test_input_required_result_prompt`: `prompts/get` with one form, through
-//!   `Ask::for_prompt`.
+//!   `Ask::new`.
 
 #[path = "../../shared/conformance.rs"]
 mod conformance;
@@ -110,7 +110,7 @@ impl rmcp::ServerHandler for Conformance {
         if request.name != "test_input_required_result_prompt" {
             return Err(ErrorData::invalid_params("no such prompt", None));
         }
-        let ask = Ask::for_prompt(&request, &context);
+        let ask = Ask::new(&request, &context);
         conformance::prompt_context(&ask)
             .await
             .map(|context| {

@@ -23,7 +23,7 @@
 //!   (`sampling/createMessage`), then the client's roots (`roots/list`), in straight-line code;
 //!   returns `{"name": .., "dish": .., "roots": [..]}`.
 //!
-//! Resource `menu://tonight`: asks for the party's diet (`Diet`) through `Ask::for_resource`, as
+//! Resource `menu://tonight`: asks for the party's diet (`Diet`) through `Ask::new`, as
 //! a tool does, and reads back the menu for it.
 //!
 //! The tools are written once for every version with [`Ask`], here in a hand-written
@@ -324,7 +324,7 @@ impl ServerHandler for Restaurant {
         if request.uri != MENU {
             return Err(ErrorData::resource_not_found("no such resource", None));
         }
-        menu(&Ask::for_resource(&request, &context))
+        menu(&Ask::new(&request, &context))
             .await
             .into_resource_response()
     }

@@ -101,8 +101,8 @@ where
     vec![
         ("from_json", ElicitResult::from_json(reply).unwrap()),
         (
-            "from_slice",
-            ElicitResult::from_slice(reply.as_bytes()).unwrap(),
+            "from_json of bytes",
+            ElicitResult::from_json(reply.as_bytes()).unwrap(),
         ),
         ("from_value", ElicitResult::from_value(&value).unwrap()),
         ("Deserialize", serde_json::from_str(reply).unwrap()),
@@ -115,8 +115,8 @@ where
             form.parse_reply_json(reply).unwrap(),
         ),
         (
-            "Form::parse_reply_slice",
-            form.parse_reply_slice(reply.as_bytes()).unwrap(),
+            "Form::parse_reply_json of bytes",
+            form.parse_reply_json(reply.as_bytes()).unwrap(),
         ),
         (
             "Form::parse_reply_value",

@@ -79,9 +79,11 @@ async fn a_client_that_always_answers_empty_ends_with_what_the_tool_needs() {
         assert_eq!(unavailable["key"], "trip", "{version}");
         let text = outcome.text();
         assert!(
-            text.contains("sent the form back without fields it needs"),
+            text.contains("The form came back without fields this tool needs"),
             "{version}: {text}"
         );
+        // Nothing says whose doing the missing fields were: a person may have left them empty.
+        assert!(!text.contains("The client"), "{version}: {text}");
         assert!(
             text.contains("- `nights` (Nights): a whole number"),
             "{version}: {text}"

@@ -89,7 +89,11 @@ fn checking_even_an_empty_string_against_a_pattern_costs_work() {
     let empty = reply(json!({"code": ""})).to_string();
     assert!(schema.parse_reply_json(&empty).is_ok());
     let none = Limits::DEFAULT.with_max_pattern_work(0);
-    let e = schema.parse_reply_json_with(&empty, &none).unwrap_err();
+    let e = schema
+        .clone()
+        .with_limits(none)
+        .parse_reply_json(&empty)
+        .unwrap_err();
     assert_eq!(e.violations()[0].rule(), &Rule::PatternBudget);
 }
 
@@ -138,7 +142,7 @@ fn a_blank_optional_field_reads_as_absent_on_every_entry_point() {
         "from_json",
     );
     check(
-        accepted(ElicitResult::from_slice(text.as_bytes()).unwrap()),
+        accepted(ElicitResult::from_json(text.as_bytes()).unwrap()),
         "from_slice",
     );
     check(
