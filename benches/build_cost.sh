@@ -8,8 +8,14 @@
 #   one asks a 4-field form (a string, an integer, a choice and a boolean) through `Ask`, the
 #   other returns a fixed text from the same tool; once with elicit-core's `rmcp` feature alone
 #   (forms only), once adding `sampling`, once adding `redis`.
+# Two more parts, run only when named, print where those bytes go (both need the cargo
+# subcommand they name: `cargo install cargo-bloat cargo-llvm-lines`):
+# - bloat: the same two servers, forms only, built unstripped, by crate and their 40 largest
+#   functions (`cargo bloat`);
+# - lines: the generic instantiations in elicit-core with `rmcp`, the 40 largest by LLVM IR lines
+#   (`cargo llvm-lines`, a debug build), which cost both compile time and code size.
 #
-# Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary ...]
+# Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary|bloat|lines ...]
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,7 +111,7 @@ rmcp = { version = "3.11", default-features = false, features = ["server", "elic
 tokio = { version = "1", features = ["rt", "macros", "io-std"] }
 
 [profile.release]
-strip = true
+strip = ${2:-true}
 
 [workspace]
 EOF
@@ -204,6 +210,22 @@ EOF
       printf "binary: stripped release rmcp servers, features [%s]: fixed text %.2f MB, asking a form %.2f MB: elicit-core adds %.2f MB\n", f, p / 1e6, a / 1e6, (a - p) / 1e6
     }'
   done
+}
+
+bloat() {
+  local dir=$work/servers
+  [ -f "$dir/src/bin/asking.rs" ] || binary
+  servers_manifest '"rmcp"' false
+  for bin in plain asking; do
+    echo "bloat: $bin, by crate"
+    (cd "$dir" && cargo bloat --release --bin "$bin" --crates -n 16)
+  done
+  echo "bloat: asking, the 40 largest functions"
+  (cd "$dir" && cargo bloat --release --bin asking -n 40)
+}
+
+lines() {
+  (cd "$root" && cargo llvm-lines -q -p elicit-core --lib --features rmcp | head -n 43)
 }
 
 mkdir -p "$work"
