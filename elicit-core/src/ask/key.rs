@@ -419,20 +419,9 @@ pub(crate) fn call_digest(call: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ask::state::{Answers, Identity, QuestionKind};
-    use serde_json::json;
 
     fn of(tool: &str) -> Binding {
         Binding::of(tool, None, None)
-    }
-
-    fn identity(kind: QuestionKind, message: &str) -> Identity {
-        Identity {
-            kind,
-            message: message.into(),
-            choices: String::new(),
-            form: String::new(),
-        }
     }
 
     /// Opens `sealed`, without its issue time.
@@ -440,19 +429,10 @@ mod tests {
         key.open(sealed, binding).map(|(carried, _)| carried)
     }
 
+    /// The state's own test state, in its second round.
     fn carried() -> Carried {
-        let mut carried = Carried::of("call".into());
+        let mut carried = crate::ask::state::tests::carried();
         carried.round = 2;
-        carried.keys.insert(
-            "k".into(),
-            vec![Answers {
-                identity: identity(QuestionKind::Form, "q"),
-                changed: false,
-                unasked: false,
-                replies: vec![json!({"action": "accept", "content": {"city": "Quillacollo"}})],
-                took_ms: vec![Some(40)],
-            }],
-        );
         carried
     }
 

@@ -429,7 +429,7 @@ impl Answers {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
@@ -463,7 +463,8 @@ mod tests {
         assert_ne!(Binding::of("t", None, Some("")), of("t", None));
     }
 
-    fn identity(kind: QuestionKind, message: &str) -> Identity {
+    /// A question's identity with no choices and no form: shared with the key's tests.
+    pub(crate) fn identity(kind: QuestionKind, message: &str) -> Identity {
         Identity {
             kind,
             message: message.into(),
@@ -472,7 +473,8 @@ mod tests {
         }
     }
 
-    fn carried() -> Carried {
+    /// A call's state with one answered form question: shared with the key's tests.
+    pub(crate) fn carried() -> Carried {
         let mut carried = Carried::of("call".into());
         carried.keys.insert(
             "k".into(),
