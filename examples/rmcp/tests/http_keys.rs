@@ -13,8 +13,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use elicit_core::ask::StateKey;
 use elicit_core::prelude::*;
 use rmcp::model::*;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, tool, tool_handler, tool_router};
 use serde_json::json;
 
@@ -83,33 +81,12 @@ impl rmcp::ServerHandler for Deployer {}
 /// Serves a `Deployer` over streamable HTTP, each session's made by the factory closure, with
 /// a key of its own.
 async fn serve(per_call: bool, deploys: Arc<AtomicU32>) -> String {
-    use hyper_util::rt::TokioIo;
-    use hyper_util::service::TowerToHyperService;
-
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let service = StreamableHttpService::new(
-        move || {
-            Ok(Deployer {
-                key: StateKey::new(SECRET).unwrap(),
-                per_call,
-                deploys: deploys.clone(),
-            })
-        },
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let service = TowerToHyperService::new(service.clone());
-            tokio::spawn(async move {
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    url
+    support::serve_sessions(move || Deployer {
+        key: StateKey::new(SECRET).unwrap(),
+        per_call,
+        deploys: deploys.clone(),
+    })
+    .await
 }
 
 fn answering(

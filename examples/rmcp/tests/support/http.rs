@@ -13,13 +13,21 @@ use rmcp::{ClientHandler, ServerHandler};
 
 /// Serves `server` over streamable HTTP on a free port, and returns its URL.
 pub async fn serve<S: ServerHandler + Clone>(server: S) -> String {
+    serve_sessions(move || server.clone()).await
+}
+
+/// Serves over streamable HTTP on a free port, each session's server made by `factory` (as
+/// rmcp's `StreamableHttpService` makes them), and returns its URL.
+pub async fn serve_sessions<S: ServerHandler>(
+    factory: impl Fn() -> S + Send + Sync + 'static,
+) -> String {
     use hyper_util::rt::TokioIo;
     use hyper_util::service::TowerToHyperService;
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(factory()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );
