@@ -163,12 +163,18 @@ fn is_email(s: &[u8]) -> bool {
 /// The length of the dot-string at the start of `s` (`Atom *("." Atom)`), or 0 if there is none
 /// or it ends on a dot; it stops at the first byte that is neither an atom's nor a dot.
 fn dot_string(s: &[u8]) -> usize {
-    let end = s
-        .iter()
-        .position(|&b| !class(b, ATOM) && b != b'.')
-        .unwrap_or(s.len());
-    let atoms_whole = s[..end].split(|&b| b == b'.').all(|atom| !atom.is_empty());
-    if atoms_whole { end } else { 0 }
+    // Whether the next byte must begin an atom: at the start, and after each dot.
+    let mut atom_due = true;
+    for (i, &b) in s.iter().enumerate() {
+        if class(b, ATOM) {
+            atom_due = false;
+        } else if b != b'.' {
+            return if atom_due { 0 } else { i };
+        } else if std::mem::replace(&mut atom_due, true) {
+            return 0;
+        }
+    }
+    if atom_due { 0 } else { s.len() }
 }
 
 /// The length of the quoted string that starts `s`: printable ASCII but `"` and `\`, or a
@@ -191,13 +197,20 @@ fn is_domain(domain: &[u8]) -> bool {
 }
 
 fn is_label(label: &[u8]) -> bool {
-    if label.is_empty() || label.len() > 63 {
+    let (Some(&first), Some(&last)) = (label.first(), label.last()) else {
+        return false;
+    };
+    if label.len() > 63 {
         return false;
     }
+    if class(first, LET_DIG)
+        && class(last, LET_DIG)
+        && label.iter().all(|&b| class(b, LET_DIG) || b == b'-')
+    {
+        return true;
+    }
     if label.is_ascii() {
-        return class(label[0], LET_DIG)
-            && class(label[label.len() - 1], LET_DIG)
-            && label.iter().all(|&b| class(b, LET_DIG) || b == b'-');
+        return false;
     }
     // An internationalized label (U-label): letters and digits of any script.
     let Ok(label) = std::str::from_utf8(label) else {

@@ -165,7 +165,9 @@ impl<'a, 's, A> ContentMap<'a, 's, '_, A> {
 struct Keys<'a, 's> {
     sink: &'a Sink<'s>,
     /// Which properties have had a key.
-    seen: Vec<bool>,
+    seen: Seen,
+    /// How many of them are required.
+    required_seen: usize,
     /// The property whose key was read last, whose value comes next.
     found: Option<usize>,
     /// The property after the last one a key named: the next key's most likely.
@@ -174,10 +176,11 @@ struct Keys<'a, 's> {
 
 impl<'a, 's> Keys<'a, 's> {
     fn new(sink: &'a Sink<'s>) -> Self {
-        let seen = vec![false; sink.schema.properties().len()];
+        let seen = Seen::new(sink.schema.properties().len());
         Keys {
             sink,
             seen,
+            required_seen: 0,
             found: None,
             next: 0,
         }
@@ -198,10 +201,11 @@ impl<'a, 's> Keys<'a, 's> {
         }
         sink.set_current(self.found);
         match self.found {
-            Some(i) if std::mem::replace(&mut self.seen[i], true) => {
+            Some(i) if self.seen.insert(i) => {
                 let location = Location::Property(schema.properties()[i].name.clone());
                 sink.push(location, Rule::DuplicateKey, None);
             }
+            Some(i) => self.required_seen += usize::from(schema.properties()[i].required),
             None if schema.denies_unknown() => {
                 let location = Location::Property(key.to_owned());
                 sink.push(location, Rule::UnknownProperty, None);
@@ -214,11 +218,49 @@ impl<'a, 's> Keys<'a, 's> {
     fn end(&mut self) {
         self.found = None;
         self.sink.set_current(None);
-        for (prop, seen) in self.sink.schema.properties().iter().zip(&self.seen) {
-            if prop.required && !seen {
+        if self.required_seen == self.sink.schema.required_count() {
+            return;
+        }
+        for (i, prop) in self.sink.schema.properties().iter().enumerate() {
+            if prop.required && !self.seen.contains(i) {
                 let location = Location::Property(prop.name.clone());
                 self.sink.push(location, Rule::Required, None);
             }
+        }
+    }
+}
+
+/// A set of property positions: a bit each, the first 64 in one word, so that the common
+/// form's read allocates nothing for it.
+struct Seen {
+    first: u64,
+    more: Vec<bool>,
+}
+
+impl Seen {
+    fn new(properties: usize) -> Self {
+        Seen {
+            first: 0,
+            more: vec![false; properties.saturating_sub(64)],
+        }
+    }
+
+    /// Adds `i`, saying whether it was there already.
+    fn insert(&mut self, i: usize) -> bool {
+        match i.checked_sub(64) {
+            None => {
+                let (bit, was) = (1 << i, self.first);
+                self.first |= bit;
+                was & bit != 0
+            }
+            Some(j) => std::mem::replace(&mut self.more[j], true),
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        match i.checked_sub(64) {
+            None => self.first & (1 << i) != 0,
+            Some(j) => self.more[j],
         }
     }
 }

@@ -457,6 +457,8 @@ pub struct RequestedSchema {
     /// Per property: whether `""` reads as if it were not sent
     /// ([`rules::blank_is_absent`]).
     blank_absent: Vec<bool>,
+    /// How many properties are required.
+    required_count: usize,
 }
 
 /// Building, reading and writing a schema, and asking again; the work is in the files named
@@ -699,6 +701,7 @@ impl RequestedSchema {
             index: Names::default(),
             choice_index: Vec::new(),
             blank_absent: Vec::new(),
+            required_count: 0,
         };
         schema.reindex();
         schema
@@ -718,6 +721,12 @@ impl RequestedSchema {
         self.blank_absent = (0..self.properties.len())
             .map(|i| rules::blank_is_absent(self, i))
             .collect();
+        self.required_count = self.properties.iter().filter(|p| p.required).count();
+    }
+
+    /// How many properties are required.
+    pub(crate) fn required_count(&self) -> usize {
+        self.required_count
     }
 
     /// Whether `""` for property `i` reads as if it were not sent.

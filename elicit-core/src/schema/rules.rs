@@ -64,7 +64,12 @@ pub(crate) fn check_str(schema: &RequestedSchema, i: usize, s: &str, found: &dyn
     }
     match &prop.kind {
         Kind::String(rules) => {
-            if rules.min_length.is_some() || rules.max_length.is_some() {
+            // A string holds between a quarter of its bytes, rounded up, and all of them in
+            // characters: they are counted only where those bounds leave a rule in doubt.
+            let bytes = s.len() as u64;
+            let settled = rules.min_length.is_none_or(|min| bytes.div_ceil(4) >= min)
+                && rules.max_length.is_none_or(|max| bytes <= max);
+            if !settled {
                 let chars = s.chars().count() as u64;
                 if let Some(min) = rules.min_length
                     && chars < min

@@ -138,3 +138,50 @@ fn integral_floats_become_integers_of_either_sign() {
     let reply = json!({"action": "accept", "content": {"n": -2147483649.0}});
     assert!(ElicitResult::<Signed>::from_value(&reply).is_err());
 }
+
+/// Lengths of one- to four-byte characters against every nearby bound: a string's length is
+/// its characters, however few or many bytes each takes, whether or not they are counted.
+#[test]
+fn lengths_in_characters_of_every_width() {
+    let widths = ["a", "é", "€", "😀"];
+    let mut strings = vec![String::new()];
+    for _ in 0..4 {
+        let longer: Vec<String> = strings
+            .iter()
+            .flat_map(|s| widths.iter().map(move |w| format!("{s}{w}")))
+            .collect();
+        strings.extend(longer);
+        strings.sort();
+        strings.dedup();
+    }
+    for min in 0..=5u64 {
+        for max in [0, 1, 2, 3, 4, 5, 8, 16] {
+            let s = json!({"type": "string", "minLength": min, "maxLength": max});
+            // Required, so that a blank is read as sent.
+            let form = json!({"type": "object", "properties": {"p": s}, "required": ["p"]});
+            let schema = RequestedSchema::from_value(form);
+            let Ok(schema) = schema else { continue };
+            for text in &strings {
+                let chars = text.chars().count() as u64;
+                let mut expected = Vec::new();
+                if chars < min {
+                    expected.push("MinLength");
+                }
+                if chars > max {
+                    expected.push("MaxLength");
+                }
+                let reply = json!({"action": "accept", "content": {"p": text}});
+                let found = match schema.parse_reply_json(&reply.to_string()) {
+                    Ok(_) => Vec::new(),
+                    Err(e) => kinds(
+                        &e.violations()
+                            .iter()
+                            .map(|v| v.rule().clone())
+                            .collect::<Vec<_>>(),
+                    ),
+                };
+                assert_eq!(found, expected, "{text:?} against {min}..={max}");
+            }
+        }
+    }
+}

@@ -207,3 +207,49 @@ fn a_blank_optional_field_reads_as_absent_on_every_entry_point() {
         "{error}"
     );
 }
+
+/// A form of more properties than one machine word has bits: a key given twice and a required
+/// property not sent are found wherever they stand.
+#[test]
+fn keys_are_tracked_past_the_sixty_fourth_property() {
+    let names: Vec<String> = (0..70).map(|i| format!("p{i}")).collect();
+    let properties: serde_json::Map<String, serde_json::Value> = names
+        .iter()
+        .map(|n| (n.clone(), json!({"type": "integer"})))
+        .collect();
+    let schema = RequestedSchema::from_value(json!({
+        "type": "object",
+        "properties": properties,
+        "required": names,
+    }))
+    .unwrap();
+    let sent = |skip: &[usize], twice: &[usize]| {
+        let mut keys: Vec<String> = (0..70)
+            .filter(|i| !skip.contains(i))
+            .map(|i| format!("\"p{i}\":{i}"))
+            .collect();
+        keys.extend(twice.iter().map(|i| format!("\"p{i}\":{i}")));
+        format!(r#"{{"action":"accept","content":{{{}}}}}"#, keys.join(","))
+    };
+    assert!(schema.parse_reply_json(&sent(&[], &[])).is_ok());
+    for (skip, twice) in [(63, 2), (64, 63), (69, 65), (2, 64)] {
+        let error = schema
+            .parse_reply_json(&sent(&[skip], &[twice]))
+            .unwrap_err();
+        let found: Vec<(Option<&str>, &Rule)> = error
+            .violations()
+            .iter()
+            .map(|v| (v.property(), v.rule()))
+            .collect();
+        let (skipped, repeated) = (format!("p{skip}"), format!("p{twice}"));
+        assert!(
+            found.contains(&(Some(skipped.as_str()), &Rule::Required)),
+            "{error}"
+        );
+        assert!(
+            found.contains(&(Some(repeated.as_str()), &Rule::DuplicateKey)),
+            "{error}"
+        );
+        assert_eq!(found.len(), 2, "{error}");
+    }
+}
