@@ -24,6 +24,7 @@ pub mod rmcp;
 #[cfg_attr(docsrs, doc(cfg(feature = "rust-mcp-sdk")))]
 pub mod rust_mcp_sdk;
 pub mod schema;
+mod sort;
 mod types;
 mod version;
 

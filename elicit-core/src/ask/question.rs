@@ -323,7 +323,7 @@ fn schema_digests(schema: &RequestedSchema) -> (String, String) {
                 .drain(..)
                 .map(|choice| (choice.value, choice.title))
                 .collect();
-            set.sort();
+            crate::sort::stable(&mut set, &Ord::cmp);
             choices.push((property.name.clone(), set));
         }
     }

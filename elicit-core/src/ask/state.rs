@@ -182,7 +182,7 @@ impl Write for Hashing {
 /// Writes an object as compact JSON with its keys sorted at every level.
 fn canonical(out: &mut impl Write, object: &JsonObject) -> io::Result<()> {
     let mut keys: Vec<&String> = object.keys().collect();
-    keys.sort();
+    crate::sort::stable(&mut keys, &Ord::cmp);
     out.write_all(b"{")?;
     for (i, key) in keys.into_iter().enumerate() {
         if i > 0 {

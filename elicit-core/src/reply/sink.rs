@@ -87,11 +87,12 @@ impl<'s> Sink<'s> {
 /// Sorts violations of the reply or of the content as a whole first (one list never holds
 /// both: a broken envelope or content that is not an object stops the read), then by property
 /// as declared.
-pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut [Violation]) {
-    violations.sort_by_key(|v| match v.property() {
+pub(crate) fn in_form_order(schema: &RequestedSchema, violations: &mut Vec<Violation>) {
+    let rank = |v: &Violation| match v.property() {
         None => 0,
         Some(name) => schema.position(name).map_or(usize::MAX, |i| i + 1),
-    });
+    };
+    crate::sort::stable(violations, &|a, b| rank(a).cmp(&rank(b)));
 }
 
 /// Visitor methods for JSON values a visitor does not read, each handing `$refuse` a

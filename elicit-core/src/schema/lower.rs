@@ -261,8 +261,8 @@ fn collect_choices(obj: &mut Map<String, Value>, variants: Option<&[&str]>) {
         return;
     }
     if let Some(order) = variants {
-        choices
-            .sort_by_key(|(value, _)| order.iter().position(|v| v == value).unwrap_or(usize::MAX));
+        let rank = |value: &String| order.iter().position(|v| v == value).unwrap_or(usize::MAX);
+        crate::sort::stable(&mut choices, &|(a, _), (b, _)| rank(a).cmp(&rank(b)));
     }
     obj.insert("type".into(), Value::String("string".into()));
     if choices.iter().any(|(_, title)| title.is_some()) {

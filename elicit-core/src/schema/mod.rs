@@ -665,7 +665,7 @@ impl Names {
     fn new<'a>(names: impl Iterator<Item = &'a str>) -> Names {
         let mut sorted: Vec<(Box<str>, usize)> =
             names.enumerate().map(|(i, n)| (n.into(), i)).collect();
-        sorted.sort_by(|(a, i), (b, j)| order(a, b).then(i.cmp(j)));
+        crate::sort::stable(&mut sorted, &|(a, _), (b, _)| order(a, b));
         sorted.dedup_by(|(later, _), (first, _)| later == first);
         Names(sorted)
     }
@@ -739,8 +739,8 @@ impl RequestedSchema {
     pub(crate) fn order_by<'a>(&mut self, names: impl Iterator<Item = &'a str>) {
         let rank: std::collections::HashMap<&str, usize> =
             names.enumerate().map(|(i, name)| (name, i)).collect();
-        self.properties
-            .sort_by_key(|p| rank.get(p.name.as_str()).copied().unwrap_or(usize::MAX));
+        let rank = |p: &Property| rank.get(p.name.as_str()).copied().unwrap_or(usize::MAX);
+        crate::sort::stable(&mut self.properties, &|a, b| rank(a).cmp(&rank(b)));
         self.reindex();
     }
 
