@@ -160,7 +160,12 @@ fn lengths_in_characters_of_every_width() {
             // Required, so that a blank is read as sent.
             let form = json!({"type": "object", "properties": {"p": s}, "required": ["p"]});
             let schema = RequestedSchema::from_value(form);
-            let Ok(schema) = schema else { continue };
+            let schema = match schema {
+                Ok(schema) => schema,
+                // Bounds no string meets are refused with the schema.
+                Err(_) if min > max => continue,
+                Err(e) => panic!("{min}..={max}: {e}"),
+            };
             for text in &strings {
                 let chars = text.chars().count() as u64;
                 let mut expected = Vec::new();
