@@ -111,6 +111,8 @@ impl Num {
             (Num::U(n), Bound::Int(b)) => i128::from(n).cmp(&b),
             (Num::I(n), Bound::Int(b)) => i128::from(n).cmp(&b),
             (Num::F(n), Bound::Float(b)) => float(n, b),
+            // Up to 2^53 a float holds the bound exactly.
+            (Num::F(n), Bound::Int(b)) if b.unsigned_abs() <= 1 << 53 => float(n, b as f64),
             (Num::F(n), Bound::Int(b)) => int_vs_float(b, n).reverse(),
             (Num::U(n), Bound::Float(b)) => int_vs_float(n.into(), b),
             (Num::I(n), Bound::Float(b)) => int_vs_float(n.into(), b),

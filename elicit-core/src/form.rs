@@ -297,6 +297,7 @@ impl Elicit for Confirm {
     const __ELICIT_FIELDS: &'static [derive_support::FieldHooks] = &[derive_support::FieldHooks {
         variants: <bool as derive_support::ElicitField>::__elicit_variants,
         enum_names: <bool as derive_support::ElicitField>::__elicit_enum_names,
+        option: <bool as derive_support::ElicitField>::__elicit_is_option,
     }];
 
     fn __elicit_cache() -> &'static derive_support::SchemaCache {

@@ -191,9 +191,34 @@ fn quoted_string(s: &[u8]) -> Option<usize> {
     }
 }
 
-/// A domain name: labels of letters and digits with inner hyphens.
+/// A domain name: labels of letters and digits with inner hyphens. An ASCII name, the common
+/// kind, is read in one pass.
 fn is_domain(domain: &[u8]) -> bool {
-    !domain.is_empty() && domain.len() <= 253 && domain.split(|&b| b == b'.').all(is_label)
+    if domain.is_empty() || domain.len() > 253 {
+        return false;
+    }
+    if !domain.is_ascii() {
+        return domain.split(|&b| b == b'.').all(is_label);
+    }
+    // The current label's length, and its last byte.
+    let (mut len, mut last) = (0, b'.');
+    for &b in domain {
+        if b == b'.' {
+            if len == 0 || last == b'-' {
+                return false;
+            }
+            len = 0;
+        } else if class(b, LET_DIG) || (b == b'-' && len > 0) {
+            len += 1;
+            if len > 63 {
+                return false;
+            }
+        } else {
+            return false;
+        }
+        last = b;
+    }
+    len > 0 && last != b'-'
 }
 
 fn is_label(label: &[u8]) -> bool {

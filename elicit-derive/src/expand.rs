@@ -43,10 +43,10 @@ fn fallback(cont: &Container) -> TokenStream {
                 #[automatically_derived]
                 impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
                     const __ELICIT_MESSAGE: &'static ::core::primitive::str = "";
-                    const __ELICIT_FIELDS: &'static [#krate::__private_v2::FieldHooks] = &[];
+                    const __ELICIT_FIELDS: &'static [#krate::__private_v3::FieldHooks] = &[];
 
-                    fn __elicit_cache() -> &'static #krate::__private_v2::SchemaCache {
-                        #krate::__private_v2::SchemaCache::for_type::<Self>()
+                    fn __elicit_cache() -> &'static #krate::__private_v3::SchemaCache {
+                        #krate::__private_v3::SchemaCache::for_type::<Self>()
                     }
                 }
             })
@@ -88,8 +88,8 @@ fn form_where_clause(cont: &Container, krate: &Path) -> WhereClause {
         let used = cont.form_fields().any(|f| mentions(f.ty, &[ident]));
         clause.predicates.push(if used {
             parse_quote! {
-                #ident: #krate::__private_v2::serde::de::DeserializeOwned
-                    + #krate::__private_v2::schemars::JsonSchema
+                #ident: #krate::__private_v3::serde::de::DeserializeOwned
+                    + #krate::__private_v3::schemars::JsonSchema
                     + 'static
             }
         } else {
@@ -138,20 +138,21 @@ fn form(cont: &Container) -> TokenStream {
     let hooks = cont.form_fields().map(|field| {
         let ty: &Type = field.ty;
         quote_spanned! {ty.span()=>
-            #krate::__private_v2::FieldHooks {
+            #krate::__private_v3::FieldHooks {
                 variants: <#ty as #krate::ElicitField>::__elicit_variants,
                 enum_names: <#ty as #krate::ElicitField>::__elicit_enum_names,
+                option: <#ty as #krate::ElicitField>::__elicit_is_option,
             }
         }
     });
     let cache = if cont.input.generics.params.is_empty() {
         quote! {
-            static __ELICIT_CACHE: #krate::__private_v2::SchemaCache =
-                #krate::__private_v2::SchemaCache::new();
+            static __ELICIT_CACHE: #krate::__private_v3::SchemaCache =
+                #krate::__private_v3::SchemaCache::new();
             &__ELICIT_CACHE
         }
     } else {
-        quote!(#krate::__private_v2::SchemaCache::for_type::<Self>())
+        quote!(#krate::__private_v3::SchemaCache::for_type::<Self>())
     };
     let validate = validate_fn(cont, &krate);
     let auto_titles = cont.attrs.no_auto_titles.as_ref().map(|_| {
@@ -172,9 +173,9 @@ fn form(cont: &Container) -> TokenStream {
             const __ELICIT_MESSAGE: &'static ::core::primitive::str = #message;
             #auto_titles
             #bound_hints
-            const __ELICIT_FIELDS: &'static [#krate::__private_v2::FieldHooks] = &[#(#hooks),*];
+            const __ELICIT_FIELDS: &'static [#krate::__private_v3::FieldHooks] = &[#(#hooks),*];
 
-            fn __elicit_cache() -> &'static #krate::__private_v2::SchemaCache {
+            fn __elicit_cache() -> &'static #krate::__private_v3::SchemaCache {
                 #cache
             }
 
@@ -191,9 +192,9 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
         let member = field.ident;
         let fallback = member.to_string();
         Some(quote_spanned! {path.span()=>
-            #krate::__private_v2::check_field(
+            #krate::__private_v3::check_field(
                 #out,
-                #krate::__private_v2::field_name::<Self>(#index, #fallback),
+                #krate::__private_v3::field_name::<Self>(#index, #fallback),
                 #path(&self.#member),
             );
         })
@@ -201,7 +202,7 @@ fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
     let fields: Vec<TokenStream> = fields.collect();
     let form = cont.attrs.validate.as_ref().map(|path| {
         quote_spanned! {path.span()=>
-            #krate::__private_v2::check_form(#out, #path(self));
+            #krate::__private_v3::check_form(#out, #path(self));
         }
     });
     if fields.is_empty() && form.is_none() {
@@ -220,7 +221,7 @@ fn choice(cont: &Container) -> TokenStream {
     choice_impls(
         cont,
         &krate,
-        quote!(#krate::__private_v2::variants_of::<Self>()),
+        quote!(#krate::__private_v3::variants_of::<Self>()),
         cont.attrs.enum_names.is_some(),
     )
 }

@@ -37,7 +37,7 @@ pub fn check(field: &Field, krate: &Path) -> TokenStream {
         let ty = respan(field.ty.to_token_stream(), span);
         out.extend(quote_spanned! {span=>
             const _: fn() = || {
-                fn __elicit_bounds<T: ?::core::marker::Sized + #krate::__private_v2::#trait_>() {}
+                fn __elicit_bounds<T: ?::core::marker::Sized + #krate::__private_v3::#trait_>() {}
                 __elicit_bounds::<#ty>();
             };
         });
@@ -52,7 +52,7 @@ pub fn predicates(field: &Field, krate: &Path) -> Vec<syn::WherePredicate> {
         .into_iter()
         .map(|(bound, span)| {
             let trait_ = Ident::new(bound, span);
-            syn::parse_quote_spanned!(span=> #ty: #krate::__private_v2::#trait_)
+            syn::parse_quote_spanned!(span=> #ty: #krate::__private_v3::#trait_)
         })
         .collect()
 }

@@ -66,6 +66,9 @@ pub trait ElicitField {
     fn __elicit_variants() -> Option<&'static [&'static str]>;
     #[doc(hidden)]
     fn __elicit_enum_names() -> bool;
+    /// Whether the field is an `Option`, which serde reads through `deserialize_option`.
+    #[doc(hidden)]
+    fn __elicit_is_option() -> bool;
 }
 
 /// A type that can be a required field of a form: a primitive, a `#[derive(Elicit)]` unit enum,
@@ -112,6 +115,10 @@ impl<T: ElicitValue> ElicitField for T {
     fn __elicit_enum_names() -> bool {
         T::__elicit_enum_names()
     }
+
+    fn __elicit_is_option() -> bool {
+        false
+    }
 }
 
 impl<T: ElicitValue> ElicitField for Option<T> {
@@ -121,6 +128,10 @@ impl<T: ElicitValue> ElicitField for Option<T> {
 
     fn __elicit_enum_names() -> bool {
         T::__elicit_enum_names()
+    }
+
+    fn __elicit_is_option() -> bool {
+        true
     }
 }
 

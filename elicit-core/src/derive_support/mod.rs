@@ -34,6 +34,8 @@ pub struct FieldHooks {
     pub variants: VariantsFn,
     /// Whether its choices are written as `enum` with `enumNames`.
     pub enum_names: fn() -> bool,
+    /// Whether it is an `Option`.
+    pub option: fn() -> bool,
 }
 
 /// The wire names of an enum's variants in declaration order, as serde's derive lists them.
@@ -143,6 +145,10 @@ fn lower_fields(
         })
         .collect();
     let mut schema = lower(root, &order)?;
+    if let Some(hooks) = hooks {
+        let options = names.iter().zip(hooks).filter(|(_, h)| (h.option)());
+        schema.set_option_fields(options.map(|(name, _)| *name));
+    }
     if form.auto_titles {
         title_untitled(&mut schema);
     }
@@ -206,6 +212,7 @@ mod tests {
         const HOOK: FieldHooks = FieldHooks {
             variants: || None,
             enum_names: || false,
+            option: || false,
         };
         const TWO: &[FieldHooks] = &[HOOK, HOOK];
         const ONE: &[FieldHooks] = &[HOOK];

@@ -15,11 +15,13 @@ use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
+use serde_json::{Map, Value};
 
 use super::check::{Seeded, Target, stop};
 use super::sink::{Sink, refuse_others};
-use crate::derive_support::HasDeserialize;
+use crate::elicit::Elicit;
 use crate::error::{Location, Rule};
+use crate::schema::Blank;
 
 /// Deserializes accepted content into `C` through the rules.
 pub(crate) struct ContentSeed<'a, 's, C> {
@@ -56,9 +58,27 @@ pub(crate) trait ReadContent: Sized {
     const ANY: bool = false;
 }
 
-impl<C: HasDeserialize> ReadContent for C {
+/// A form's own type, which reads its `Option` fields as `Option`s.
+impl<C: Elicit> ReadContent for C {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
-        C::__elicit_deserialize(ContentDe::<_, false> { sink, inner: d })
+        let options = true;
+        C::__elicit_deserialize(ContentDe::<_, false> {
+            sink,
+            inner: d,
+            options,
+        })
+    }
+}
+
+/// The runtime's map, which reads every value as any JSON value.
+impl ReadContent for Map<String, Value> {
+    fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error> {
+        let options = false;
+        de::Deserialize::deserialize(ContentDe::<_, false> {
+            sink,
+            inner: d,
+            options,
+        })
     }
 }
 
@@ -67,7 +87,12 @@ pub(crate) struct Report;
 
 impl ReadContent for Report {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Report, D::Error> {
-        let content = ContentDe::<_, true> { sink, inner: d };
+        let options = false;
+        let content = ContentDe::<_, true> {
+            sink,
+            inner: d,
+            options,
+        };
         <de::IgnoredAny as de::Deserialize>::deserialize(content).map(|_| Report)
     }
 
@@ -80,6 +105,8 @@ impl ReadContent for Report {
 struct ContentDe<'a, 's, D, const ANY: bool> {
     sink: &'a Sink<'s>,
     inner: D,
+    /// Whether the target reads the properties of [`Blank::None`] as `Option`s.
+    options: bool,
 }
 
 impl<'de, D: Deserializer<'de>, const ANY: bool> Deserializer<'de> for ContentDe<'_, '_, D, ANY> {
@@ -91,6 +118,7 @@ impl<'de, D: Deserializer<'de>, const ANY: bool> Deserializer<'de> for ContentDe
         let visitor = ContentVisitor {
             sink: self.sink,
             visitor,
+            options: self.options,
         };
         if ANY {
             self.inner.deserialize_any(visitor)
@@ -109,6 +137,7 @@ impl<'de, D: Deserializer<'de>, const ANY: bool> Deserializer<'de> for ContentDe
 struct ContentVisitor<'a, 's, V> {
     sink: &'a Sink<'s>,
     visitor: V,
+    options: bool,
 }
 
 impl<V> ContentVisitor<'_, '_, V> {
@@ -128,7 +157,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ContentVisitor<'_, '_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_map(ContentMap::new(self.sink, map))
+        self.visitor
+            .visit_map(ContentMap::new(self.sink, map, self.options))
     }
 
     /// `content: null`, which the report pass reads as `{}`: the required properties are
@@ -148,15 +178,27 @@ struct ContentMap<'a, 's, 'de, A> {
     /// The value of the key just handed on, where it was read first to see whether it is a
     /// blank that reads as absent.
     peeked: Option<Peeked<'de>>,
+    /// Whether the target reads the properties of [`Blank::None`] as `Option`s.
+    options: bool,
 }
 
 impl<'a, 's, A> ContentMap<'a, 's, '_, A> {
-    fn new(sink: &'a Sink<'s>, inner: A) -> Self {
+    fn new(sink: &'a Sink<'s>, inner: A, options: bool) -> Self {
         let keys = Keys::new(sink);
         ContentMap {
             inner,
             keys,
             peeked: None,
+            options,
+        }
+    }
+
+    /// Whether a blank for property `i` is looked for by reading its value ahead of its key.
+    fn reads_ahead(&self, i: usize) -> bool {
+        match self.keys.sink.schema.blank(i) {
+            Blank::Value => false,
+            Blank::Absent => true,
+            Blank::None => !self.options,
         }
     }
 }
@@ -190,8 +232,7 @@ impl<'a, 's> Keys<'a, 's> {
     /// refuses them, a key that names none. Clients write a form's keys in its order, so the
     /// property after the last one found is tried first.
     fn find(&mut self, key: &str) {
-        let sink = self.sink;
-        let schema = sink.schema;
+        let schema = self.sink.schema;
         self.found = match schema.properties().get(self.next) {
             Some(prop) if prop.name == key => Some(self.next),
             _ => schema.position(key),
@@ -199,19 +240,25 @@ impl<'a, 's> Keys<'a, 's> {
         if let Some(i) = self.found {
             self.next = i + 1;
         }
-        sink.set_current(self.found);
+        self.sink.set_current(self.found);
         match self.found {
-            Some(i) if self.seen.insert(i) => {
-                let location = Location::Property(schema.properties()[i].name.clone());
-                sink.push(location, Rule::DuplicateKey, None);
-            }
+            Some(i) if self.seen.insert(i) => self.broke(i, Rule::DuplicateKey),
             Some(i) => self.required_seen += usize::from(schema.properties()[i].required),
-            None if schema.denies_unknown() => {
-                let location = Location::Property(key.to_owned());
-                sink.push(location, Rule::UnknownProperty, None);
-            }
-            _ => {}
+            None if schema.denies_unknown() => self.unknown(key),
+            None => {}
         }
+    }
+
+    /// Property `i` broke `rule`: out of [`find`](Self::find)'s way, which seldom comes here.
+    fn broke(&self, i: usize, rule: Rule) {
+        let location = Location::Property(self.sink.schema.properties()[i].name.clone());
+        self.sink.push(location, rule, None);
+    }
+
+    /// A key that names no property, where the form refuses those.
+    fn unknown(&self, key: &str) {
+        let location = Location::Property(key.to_owned());
+        self.sink.push(location, Rule::UnknownProperty, None);
     }
 
     /// At the end of the content: reports the required properties that were not sent.
@@ -223,8 +270,7 @@ impl<'a, 's> Keys<'a, 's> {
         }
         for (i, prop) in self.sink.schema.properties().iter().enumerate() {
             if prop.required && !self.seen.contains(i) {
-                let location = Location::Property(prop.name.clone());
-                self.sink.push(location, Rule::Required, None);
+                self.broke(i, Rule::Required);
             }
         }
     }
@@ -269,8 +315,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, 'de, A> {
     type Error = A::Error;
 
     /// Hands the target the next key, skipping a key whose value is a blank that reads as
-    /// absent (`RequestedSchema::blank_is_absent`): for those properties the value is read
-    /// first, and kept for the target.
+    /// absent (`rules::blank_is_absent`): for those properties the value is read first, and
+    /// kept for the target, unless the target reads the property as an `Option`
+    /// ([`Blank::None`]), which is handed `None` for a blank instead.
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
@@ -282,7 +329,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, 'de, A> {
             };
             self.keys.find(&key);
             if let Some(i) = self.keys.found
-                && self.keys.sink.schema.blank_is_absent(i)
+                && self.reads_ahead(i)
             {
                 let value = self.inner.next_value_seed(Peek)?;
                 if value.is_blank() {

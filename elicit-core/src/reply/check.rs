@@ -13,8 +13,8 @@ use serde::forward_to_deserialize_any;
 use super::sink::Sink;
 use crate::bound::Num;
 use crate::error::{Location, Rule};
-use crate::schema::Kind;
 use crate::schema::rules::{self, Chosen, Found};
+use crate::schema::{Blank, Kind};
 
 /// What is being checked: the value of property `i`, or one item of multi-select `i`.
 #[derive(Clone, Copy)]
@@ -339,9 +339,16 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     }
 
     /// A present value of an `Option` field is `Some`; `null` is not a legal content value, so
-    /// it reaches the rules and is refused there.
+    /// it reaches the rules and is refused there. Where `""` reads as not sent, a blank is
+    /// `None`.
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        visitor.visit_some(self)
+        match self.target {
+            Target::Prop(i) if self.sink.schema.blank(i) != Blank::Value => {
+                let (inner, check) = self.check(Hint::Any, visitor);
+                inner.deserialize_str(OrBlank(check))
+            }
+            _ => visitor.visit_some(self),
+        }
     }
 
     /// Every enum a form holds is a choice, written as a string: read one, and hand a valid one
@@ -367,5 +374,41 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     forward_to_deserialize_any! {
         i128 u128 char bytes byte_buf unit unit_struct tuple
         tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// The text of an `Option` field whose `""` reads as not sent: `None` for a blank, else
+/// `Some` of the text, once checked. Its `Check` holds the `Option`'s visitor.
+struct OrBlank<'a, 's, V>(Check<'a, 's, V>);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for OrBlank<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        if v.is_empty() {
+            return self.0.visitor.visit_none();
+        }
+        self.0.check_str(v);
+        self.0.visitor.visit_some(BorrowedStrDeserializer::new(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        if v.is_empty() {
+            return self.0.visitor.visit_none();
+        }
+        self.0.check_str(v);
+        self.0.visitor.visit_some(StrDeserializer::new(v))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        if v.is_empty() {
+            return self.0.visitor.visit_none();
+        }
+        self.0.check_str(&v);
+        self.0.visitor.visit_some(StringDeserializer::new(v))
     }
 }

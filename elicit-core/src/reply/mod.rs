@@ -187,9 +187,10 @@ fn failure(
 }
 
 /// Runs a form's server-side rules (`#[elicit(validate = ..)]`) through `validate`: the error
-/// lists what they find in form order.
+/// lists what they find in form order. The schema, which only orders them, is looked up only
+/// when they find something.
 pub(crate) fn server_rules(
-    schema: &RequestedSchema,
+    schema: fn() -> &'static RequestedSchema,
     validate: &dyn Fn(&mut Vec<Violation>),
 ) -> Result<(), ElicitError> {
     let mut violations = Vec::new();
@@ -197,6 +198,6 @@ pub(crate) fn server_rules(
     if violations.is_empty() {
         return Ok(());
     }
-    in_form_order(schema, &mut violations);
+    in_form_order(schema(), &mut violations);
     Err(ElicitError::new(violations))
 }

@@ -36,7 +36,7 @@ impl<T: Elicit> ElicitResult<T> {
     /// Runs the type's server-side rules (`#[elicit(validate = ..)]`) on accepted content.
     pub(crate) fn check(self) -> Result<Self, ElicitError> {
         if let ElicitResult::Accept(value) = &self {
-            server_rules(T::requested_schema(), &|v| value.__elicit_validate(v))?;
+            server_rules(T::requested_schema, &|v| value.__elicit_validate(v))?;
         }
         Ok(self)
     }

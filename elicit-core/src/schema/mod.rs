@@ -454,9 +454,10 @@ pub struct RequestedSchema {
     index: Names,
     /// Per property: its choices' positions, sorted by value (empty for other kinds).
     choice_index: Vec<Names>,
-    /// Per property: whether `""` reads as if it were not sent
-    /// ([`rules::blank_is_absent`]).
-    blank_absent: Vec<bool>,
+    /// The properties a typed target reads as an `Option`, by name: set for a derived form.
+    option_fields: Vec<Box<str>>,
+    /// Per property: how `""` reads.
+    blanks: Vec<Blank>,
     /// How many properties are required.
     required_count: usize,
 }
@@ -654,6 +655,20 @@ impl std::fmt::Display for Lint {
     }
 }
 
+/// How `""` for a property reads ([`rules::blank_is_absent`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Blank {
+    /// As the value `""`, held to the property's rules.
+    Value,
+    /// As if the property were not sent: the reader reads the value ahead of its key, and
+    /// skips both when it is `""`.
+    Absent,
+    /// As if not sent, where a typed target reads the property as an `Option`: its `""` is
+    /// handed on as `None`, so no value is read ahead of its key. A target that reads the
+    /// property otherwise (the runtime's map, the report pass) reads it as `Absent`.
+    None,
+}
+
 /// Names and their positions, sorted for a search by halves. A sorted list needs no hash seed:
 /// it holds only the schema's own names, and a reply's keys are only looked up in it, never
 /// added. Shorter names sort first, so most comparisons stop at the length.
@@ -670,8 +685,12 @@ impl Names {
         Names(sorted)
     }
 
-    /// The position of `key`.
+    /// The position of `key`. A few names are read in turn, which is cheaper than halving
+    /// for a form's usual handful of choices.
     fn find(&self, key: &str) -> Option<usize> {
+        if self.0.len() <= 8 {
+            return self.0.iter().find(|(n, _)| **n == *key).map(|&(_, i)| i);
+        }
         let at = self.0.binary_search_by(|(n, _)| order(n, key)).ok()?;
         Some(self.0[at].1)
     }
@@ -700,7 +719,8 @@ impl RequestedSchema {
             limits: Limits::DEFAULT,
             index: Names::default(),
             choice_index: Vec::new(),
-            blank_absent: Vec::new(),
+            option_fields: Vec::new(),
+            blanks: Vec::new(),
             required_count: 0,
         };
         schema.reindex();
@@ -718,8 +738,13 @@ impl RequestedSchema {
                 None => Names::default(),
             })
             .collect();
-        self.blank_absent = (0..self.properties.len())
-            .map(|i| rules::blank_is_absent(self, i))
+        let option = |name: &str| self.option_fields.iter().any(|n| **n == *name);
+        self.blanks = (0..self.properties.len())
+            .map(|i| match rules::blank_is_absent(self, i) {
+                false => Blank::Value,
+                true if option(&self.properties[i].name) => Blank::None,
+                true => Blank::Absent,
+            })
             .collect();
         self.required_count = self.properties.iter().filter(|p| p.required).count();
     }
@@ -729,9 +754,15 @@ impl RequestedSchema {
         self.required_count
     }
 
-    /// Whether `""` for property `i` reads as if it were not sent.
-    pub(crate) fn blank_is_absent(&self, i: usize) -> bool {
-        self.blank_absent.get(i).copied().unwrap_or(false)
+    /// How `""` for property `i` reads.
+    pub(crate) fn blank(&self, i: usize) -> Blank {
+        self.blanks.get(i).copied().unwrap_or(Blank::Value)
+    }
+
+    /// Records the properties a typed target reads as an `Option`.
+    pub(crate) fn set_option_fields<'a>(&mut self, names: impl Iterator<Item = &'a str>) {
+        self.option_fields = names.map(Box::from).collect();
+        self.reindex();
     }
 
     /// Puts the properties in the order of `names`; those it does not name go after, in the

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::{Kind, Pattern, Property, RequestedSchema};
+use super::{Kind, NumberRules, Pattern, Property, RequestedSchema};
 use crate::bound::{Bound, Num};
 use crate::error::Rule;
 
@@ -162,6 +162,9 @@ pub(crate) fn check_num(schema: &RequestedSchema, i: usize, n: Num, found: &dyn 
     if rules.integer && !n.is_integer() {
         return wrong_type(prop, n.to_string(), found);
     }
+    if within_integer_bounds(n, rules) {
+        return;
+    }
     let check = |bound: Option<Bound>, broken: fn(Ordering) -> bool, rule: fn(Bound) -> Rule| {
         if let Some(bound) = bound
             && broken(n.cmp_bound(bound))
@@ -181,6 +184,25 @@ pub(crate) fn check_num(schema: &RequestedSchema, i: usize, n: Num, found: &dyn 
         Ordering::is_ge,
         Rule::ExclusiveMaximum,
     );
+}
+
+/// Whether `n` is an integer that meets every bound of `rules`, each an integer: the common
+/// case, answered without the exact comparisons. `false` says only that those must run.
+fn within_integer_bounds(n: Num, rules: &NumberRules) -> bool {
+    let n = match n {
+        Num::U(n) => i128::from(n),
+        Num::I(n) => i128::from(n),
+        Num::F(_) => return false,
+    };
+    let meets = |bound: Option<Bound>, ok: fn(i128, i128) -> bool| match bound {
+        None => true,
+        Some(Bound::Int(b)) => ok(n, b),
+        Some(Bound::Float(_)) => false,
+    };
+    meets(rules.minimum, |n, b| n >= b)
+        && meets(rules.maximum, |n, b| n <= b)
+        && meets(rules.exclusive_minimum, |n, b| n > b)
+        && meets(rules.exclusive_maximum, |n, b| n < b)
 }
 
 /// A boolean as the value of property `i`.

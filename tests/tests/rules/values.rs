@@ -208,6 +208,90 @@ fn a_blank_optional_field_reads_as_absent_on_every_entry_point() {
     );
 }
 
+/// Optional fields of every shape a blank reads as absent in: an `Option`, which reads it as
+/// `None`, and fields with a default, which read it as their default.
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+struct Profile {
+    #[schemars(length(min = 2))]
+    nickname: Option<String>,
+    #[serde(default = "english")]
+    #[schemars(length(min = 2))]
+    locale: String,
+    #[serde(default)]
+    seating: Seating,
+}
+
+fn english() -> String {
+    "en".into()
+}
+
+#[derive(Debug, Default, PartialEq, Deserialize, JsonSchema, Elicit)]
+enum Seating {
+    #[default]
+    Indoor,
+    Outdoor,
+}
+
+/// A blank for a field with a default gives the default, never `""`, and a blank for an
+/// `Option` gives `None`; any other text of an `Option` is still held to its rules. On every
+/// typed entry point, and on the runtime's map of the same schema.
+#[test]
+fn a_blank_reads_as_the_default_or_as_none_by_the_field() {
+    let blank = reply(json!({"nickname": "", "locale": "", "seating": ""}));
+    let text = blank.to_string();
+    let reads: [(&str, Result<ElicitResult<Profile>, String>); 4] = [
+        (
+            "from_json",
+            ElicitResult::from_json(&text).map_err(|e| e.to_string()),
+        ),
+        (
+            "from_value",
+            ElicitResult::from_value(&blank).map_err(|e| e.to_string()),
+        ),
+        (
+            "Deserialize",
+            serde_json::from_str(&text).map_err(|e| e.to_string()),
+        ),
+        (
+            "Deserialize from a value",
+            serde_json::from_value(blank.clone()).map_err(|e| e.to_string()),
+        ),
+    ];
+    for (how, read) in reads {
+        let profile = read
+            .unwrap_or_else(|e| panic!("{how}: {e}"))
+            .accepted()
+            .expect("accepted");
+        assert_eq!(profile.nickname, None, "{how}");
+        assert_eq!(profile.locale, "en", "{how}");
+        assert_eq!(profile.seating, Seating::Indoor, "{how}");
+    }
+    let content = Profile::requested_schema()
+        .parse_reply_json(&text)
+        .unwrap()
+        .accepted()
+        .expect("accepted");
+    // The map leaves each blank out, then fills in the schema's defaults.
+    assert_eq!(serde_json::Value::Object(content), json!({"locale": "en"}));
+
+    let short = reply(json!({"nickname": "A"}));
+    let error = ElicitResult::<Profile>::from_value(&short).unwrap_err();
+    assert_eq!(error.violations()[0].property(), Some("nickname"));
+    assert!(
+        matches!(error.violations()[0].rule(), Rule::MinLength(2)),
+        "{error}"
+    );
+    let error = serde_json::from_str::<ElicitResult<Profile>>(&short.to_string()).unwrap_err();
+    assert!(error.to_string().contains("nickname"), "{error}");
+    let named = reply(json!({"nickname": "Al", "seating": "Outdoor"}));
+    let profile = ElicitResult::<Profile>::from_json(&named.to_string())
+        .unwrap()
+        .accepted()
+        .expect("accepted");
+    assert_eq!(profile.nickname.as_deref(), Some("Al"));
+    assert_eq!(profile.seating, Seating::Outdoor);
+}
+
 /// A form of more properties than one machine word has bits: a key given twice and a required
 /// property not sent are found wherever they stand.
 #[test]
