@@ -200,25 +200,22 @@ fn is_domain(domain: &[u8]) -> bool {
     if !domain.is_ascii() {
         return domain.split(|&b| b == b'.').all(is_label);
     }
-    // The current label's length, and its last byte.
-    let (mut len, mut last) = (0, b'.');
-    for &b in domain {
-        if b == b'.' {
-            if len == 0 || last == b'-' {
-                return false;
-            }
-            len = 0;
-        } else if class(b, LET_DIG) || (b == b'-' && len > 0) {
-            len += 1;
-            if len > 63 {
-                return false;
-            }
-        } else {
-            return false;
+    // Where the current label starts; each label is checked whole at the dot that ends it.
+    let mut start = 0;
+    let ends_well = |end: usize, start: usize| {
+        end > start && end - start <= 63 && domain[end - 1] != b'-'
+    };
+    for (i, &b) in domain.iter().enumerate() {
+        if class(b, LET_DIG) {
+            continue;
         }
-        last = b;
+        match b {
+            b'.' if ends_well(i, start) => start = i + 1,
+            b'-' if i > start => {}
+            _ => return false,
+        }
     }
-    len > 0 && last != b'-'
+    ends_well(domain.len(), start)
 }
 
 fn is_label(label: &[u8]) -> bool {

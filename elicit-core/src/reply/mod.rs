@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use self::adapter::{ReadContent, Report};
 use self::envelope::Envelope;
-use self::sink::{Sink, in_form_order};
+use self::sink::Sink;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 use crate::result::ElicitResult;
@@ -61,16 +61,13 @@ impl Source for Json<'_> {
     }
 }
 
-/// Refuses a reply over the size limit before any of it is parsed.
-fn check_size(json: &[u8], limits: &Limits) -> Result<(), ElicitError> {
-    if json.len() > limits.max_reply_bytes() {
-        return Err(ElicitError::new(vec![Violation::new(
-            Location::Envelope,
-            Rule::ReplyTooLarge(limits.max_reply_bytes()),
-            Some(format!("{} bytes", json.len())),
-        )]));
-    }
-    Ok(())
+/// The error for a reply over the size limit, which is refused before any of it is parsed.
+fn too_large(bytes: usize, limits: &Limits) -> ElicitError {
+    ElicitError::new(vec![Violation::new(
+        Location::Envelope,
+        Rule::ReplyTooLarge(limits.max_reply_bytes()),
+        Some(format!("{bytes} bytes")),
+    )])
 }
 
 /// Reads a reply held as JSON text or bytes; bytes that are not UTF-8 are a JSON error.
@@ -85,7 +82,9 @@ pub(crate) fn from_text<C: ReadContent>(
 /// The reply's text, once it is known to be within the size limit and UTF-8.
 fn utf8<'a>(json: &'a (impl JsonText + ?Sized), limits: &Limits) -> Result<&'a str, ElicitError> {
     let (Ok(text) | Err(text)) = json.text_or_bytes().map(str::as_bytes);
-    check_size(text, limits)?;
+    if text.len() > limits.max_reply_bytes() {
+        return Err(too_large(text.len(), limits));
+    }
     match json.text_or_bytes() {
         Ok(text) => Ok(text),
         Err(bytes) => std::str::from_utf8(bytes).map_err(|e| not_utf8(&e)),
@@ -184,20 +183,4 @@ fn failure(
         });
     }
     ElicitError::new(violations)
-}
-
-/// Runs a form's server-side rules (`#[elicit(validate = ..)]`) through `validate`: the error
-/// lists what they find in form order. The schema, which only orders them, is looked up only
-/// when they find something.
-pub(crate) fn server_rules(
-    schema: fn() -> &'static RequestedSchema,
-    validate: &dyn Fn(&mut Vec<Violation>),
-) -> Result<(), ElicitError> {
-    let mut violations = Vec::new();
-    validate(&mut violations);
-    if violations.is_empty() {
-        return Ok(());
-    }
-    in_form_order(schema(), &mut violations);
-    Err(ElicitError::new(violations))
 }

@@ -5,8 +5,7 @@ use serde_json::Value;
 
 use super::JsonText;
 use super::envelope::Envelope;
-use super::server_rules;
-use super::sink::Sink;
+use super::sink::{Sink, in_form_order};
 use crate::elicit::Elicit;
 use crate::error::ElicitError;
 use crate::limits::Limits;
@@ -34,9 +33,16 @@ impl<T: Elicit> ElicitResult<T> {
     }
 
     /// Runs the type's server-side rules (`#[elicit(validate = ..)]`) on accepted content.
+    /// The error lists what they find in form order; the schema, which only orders them, is
+    /// looked up only when they find something.
     pub(crate) fn check(self) -> Result<Self, ElicitError> {
         if let ElicitResult::Accept(value) = &self {
-            server_rules(T::requested_schema, &|v| value.__elicit_validate(v))?;
+            let mut violations = Vec::new();
+            value.__elicit_validate(&mut violations);
+            if !violations.is_empty() {
+                in_form_order(T::requested_schema(), &mut violations);
+                return Err(ElicitError::new(violations));
+            }
         }
         Ok(self)
     }
