@@ -104,18 +104,32 @@ impl Num {
         }
     }
 
+    /// How the number compares with `bound` where one machine comparison is exact: an integer
+    /// with an integer bound, a float with a float bound, or with an integer one up to 2^53
+    /// (which a float holds exactly). `None` where only [`cmp_bound`](Self::cmp_bound) is.
+    pub(crate) fn quick_cmp(self, bound: Bound) -> Option<Ordering> {
+        match (self, bound) {
+            (Num::U(n), Bound::Int(b)) => Some(i128::from(n).cmp(&b)),
+            (Num::I(n), Bound::Int(b)) => Some(i128::from(n).cmp(&b)),
+            (Num::F(n), Bound::Float(b)) => n.partial_cmp(&b),
+            (Num::F(n), Bound::Int(b)) if b.unsigned_abs() <= 1 << 53 => {
+                n.partial_cmp(&(b as i64 as f64))
+            }
+            _ => None,
+        }
+    }
+
     /// How the number compares with `bound`, exactly.
     pub(crate) fn cmp_bound(self, bound: Bound) -> Ordering {
-        let float = |a: f64, b: f64| a.partial_cmp(&b).unwrap_or(Ordering::Equal);
+        if let Some(order) = self.quick_cmp(bound) {
+            return order;
+        }
         match (self, bound) {
-            (Num::U(n), Bound::Int(b)) => i128::from(n).cmp(&b),
-            (Num::I(n), Bound::Int(b)) => i128::from(n).cmp(&b),
-            (Num::F(n), Bound::Float(b)) => float(n, b),
-            // Up to 2^53 a float holds the bound exactly.
-            (Num::F(n), Bound::Int(b)) if b.unsigned_abs() <= 1 << 53 => float(n, b as f64),
             (Num::F(n), Bound::Int(b)) => int_vs_float(b, n).reverse(),
             (Num::U(n), Bound::Float(b)) => int_vs_float(n.into(), b),
             (Num::I(n), Bound::Float(b)) => int_vs_float(n.into(), b),
+            // A NaN, which no JSON number is.
+            _ => Ordering::Equal,
         }
     }
 }

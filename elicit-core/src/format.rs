@@ -343,18 +343,15 @@ fn is_uri(s: &[u8]) -> bool {
     if s.get(i) != Some(&b':') {
         return false;
     }
-    let rest = &s[i + 1..];
-    let (hier, after) = split_at_any(rest, QUESTION | HASH);
-    let path = match hier.strip_prefix(b"//") {
-        Some(authority_and_path) => {
-            let (authority, path) = split_at_any(authority_and_path, SLASH);
-            if !is_authority(authority) {
-                return false;
-            }
-            path
+    let mut rest = &s[i + 1..];
+    if let Some(after) = rest.strip_prefix(b"//") {
+        let (authority, after) = split_at_any(after, SLASH | QUESTION | HASH);
+        if !is_authority(authority) {
+            return false;
         }
-        None => hier,
-    };
+        rest = after;
+    }
+    let (path, after) = split_at_any(rest, QUESTION | HASH);
     // The path: segments of `pchar` between slashes (after `scheme:`, a path that does not
     // start with `//` cannot have an empty first segment followed by more, which the split
     // above already ruled out). A `%` and its two hex digits never straddle a slash, so the
@@ -402,6 +399,10 @@ pub(crate) fn web_url(url: &str) -> Option<bool> {
 
 /// `[ userinfo "@" ] host [ ":" port ]`.
 fn is_authority(authority: &[u8]) -> bool {
+    // A host name alone, the common authority, is read in one pass.
+    if all_of(authority, REG_NAME) {
+        return true;
+    }
     let (userinfo, host_port) = match authority.iter().rposition(|&b| b == b'@') {
         Some(at) => (Some(&authority[..at]), &authority[at + 1..]),
         None => (None, authority),

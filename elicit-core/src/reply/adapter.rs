@@ -344,19 +344,21 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, 'de, A> {
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         let sink = self.keys.sink;
-        match (self.keys.found.take(), self.peeked.take()) {
-            (Some(i), Some(peeked)) => peeked.read(Seeded {
-                seed,
-                target: Target::Prop(i),
-                sink,
-            }),
-            (Some(i), None) => self.inner.next_value_seed(Seeded {
-                seed,
-                target: Target::Prop(i),
-                sink,
-            }),
-            (None, _) => self.inner.next_value_seed(seed),
+        let Some(i) = self.keys.found.take() else {
+            return self.inner.next_value_seed(seed);
+        };
+        let seeded = Seeded {
+            seed,
+            target: Target::Prop(i),
+            sink,
+        };
+        // Most values were not read ahead; the check spares them moving the empty slot.
+        if self.peeked.is_some()
+            && let Some(peeked) = self.peeked.take()
+        {
+            return peeked.read(seeded);
         }
+        self.inner.next_value_seed(seeded)
     }
 }
 
@@ -395,7 +397,7 @@ impl<'de> Visitor<'de> for KeyText {
 /// property refuses) as JSON.
 enum Peeked<'de> {
     Text(Cow<'de, str>),
-    Other(serde_json::Value),
+    Other(Box<serde_json::Value>),
 }
 
 impl<'de> Peeked<'de> {
@@ -407,7 +409,7 @@ impl<'de> Peeked<'de> {
     fn read<T: DeserializeSeed<'de>, E: de::Error>(self, seed: T) -> Result<T::Value, E> {
         match self {
             Peeked::Text(text) => seed.deserialize(text.into_deserializer()),
-            Peeked::Other(value) => seed.deserialize(value).map_err(E::custom),
+            Peeked::Other(value) => seed.deserialize(*value).map_err(E::custom),
         }
     }
 }
@@ -443,36 +445,36 @@ impl<'de> Visitor<'de> for Peek {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Peeked<'de>, E> {
-        Ok(Peeked::Other(v.into()))
+        Ok(Peeked::Other(Box::new(v.into())))
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Peeked<'de>, E> {
-        Ok(Peeked::Other(v.into()))
+        Ok(Peeked::Other(Box::new(v.into())))
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Peeked<'de>, E> {
-        Ok(Peeked::Other(v.into()))
+        Ok(Peeked::Other(Box::new(v.into())))
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Peeked<'de>, E> {
-        Ok(Peeked::Other(v.into()))
+        Ok(Peeked::Other(Box::new(v.into())))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Peeked<'de>, E> {
-        Ok(Peeked::Other(serde_json::Value::Null))
+        Ok(Peeked::Other(Box::default()))
     }
 
     fn visit_none<E: de::Error>(self) -> Result<Peeked<'de>, E> {
-        Ok(Peeked::Other(serde_json::Value::Null))
+        Ok(Peeked::Other(Box::default()))
     }
 
     fn visit_seq<S: de::SeqAccess<'de>>(self, seq: S) -> Result<Peeked<'de>, S::Error> {
         let value = de::Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-        Ok(Peeked::Other(value))
+        Ok(Peeked::Other(Box::new(value)))
     }
 
     fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Peeked<'de>, M::Error> {
         let value = de::Deserialize::deserialize(de::value::MapAccessDeserializer::new(map))?;
-        Ok(Peeked::Other(value))
+        Ok(Peeked::Other(Box::new(value)))
     }
 }

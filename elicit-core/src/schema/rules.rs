@@ -100,13 +100,15 @@ pub(crate) fn check_str(schema: &RequestedSchema, i: usize, s: &str, found: &dyn
     }
 }
 
-/// The choices of a multi-select's items so far, to find a repeat: a short list, read through,
-/// while that is cheaper than a hash set, which it then becomes. It grows with the items, never
-/// with the choices.
+/// The choices of a multi-select's items so far, to find a repeat: the first 64 choices a bit
+/// each, the others in a short list, read through while that is cheaper than a hash set, which
+/// it then becomes. It allocates only for the items of choices past the 64th, never for the
+/// choices themselves.
 #[derive(Default)]
 pub(crate) struct Chosen {
+    first: u64,
     few: Vec<usize>,
-    many: std::collections::HashSet<usize>,
+    many: Option<std::collections::HashSet<usize>>,
 }
 
 impl Chosen {
@@ -115,17 +117,23 @@ impl Chosen {
 
     /// Adds `choice`: whether it is new.
     fn insert(&mut self, choice: usize) -> bool {
-        if self.few.len() < Self::FEW {
-            if self.few.contains(&choice) {
-                return false;
-            }
-            self.few.push(choice);
-            return true;
+        if choice < 64 {
+            let bit = 1 << choice;
+            let new = self.first & bit == 0;
+            self.first |= bit;
+            return new;
         }
-        if self.many.is_empty() {
-            self.many.extend(self.few.iter().copied());
+        if let Some(many) = &mut self.many {
+            return many.insert(choice);
         }
-        self.many.insert(choice)
+        if self.few.contains(&choice) {
+            return false;
+        }
+        self.few.push(choice);
+        if self.few.len() > Self::FEW {
+            self.many = Some(self.few.drain(..).collect());
+        }
+        true
     }
 }
 
@@ -162,7 +170,7 @@ pub(crate) fn check_num(schema: &RequestedSchema, i: usize, n: Num, found: &dyn 
     if rules.integer && !n.is_integer() {
         return wrong_type(prop, n.to_string(), found);
     }
-    if within_integer_bounds(n, rules) {
+    if within_bounds(n, rules) {
         return;
     }
     let check = |bound: Option<Bound>, broken: fn(Ordering) -> bool, rule: fn(Bound) -> Rule| {
@@ -186,23 +194,17 @@ pub(crate) fn check_num(schema: &RequestedSchema, i: usize, n: Num, found: &dyn 
     );
 }
 
-/// Whether `n` is an integer that meets every bound of `rules`, each an integer: the common
-/// case, answered without the exact comparisons. `false` says only that those must run.
-fn within_integer_bounds(n: Num, rules: &NumberRules) -> bool {
-    let n = match n {
-        Num::U(n) => i128::from(n),
-        Num::I(n) => i128::from(n),
-        Num::F(_) => return false,
+/// Whether `n` meets every bound of `rules` by one machine comparison each
+/// ([`Num::quick_cmp`]): the common case, answered without the exact comparisons. `false` says
+/// only that those must run.
+fn within_bounds(n: Num, rules: &NumberRules) -> bool {
+    let meets = |bound: Option<Bound>, ok: fn(Ordering) -> bool| {
+        bound.is_none_or(|b| n.quick_cmp(b).is_some_and(ok))
     };
-    let meets = |bound: Option<Bound>, ok: fn(i128, i128) -> bool| match bound {
-        None => true,
-        Some(Bound::Int(b)) => ok(n, b),
-        Some(Bound::Float(_)) => false,
-    };
-    meets(rules.minimum, |n, b| n >= b)
-        && meets(rules.maximum, |n, b| n <= b)
-        && meets(rules.exclusive_minimum, |n, b| n > b)
-        && meets(rules.exclusive_maximum, |n, b| n < b)
+    meets(rules.minimum, Ordering::is_ge)
+        && meets(rules.maximum, Ordering::is_le)
+        && meets(rules.exclusive_minimum, Ordering::is_gt)
+        && meets(rules.exclusive_maximum, Ordering::is_lt)
 }
 
 /// A boolean as the value of property `i`.
@@ -313,5 +315,23 @@ impl Found for First {
 
     fn max_string_bytes(&self) -> usize {
         crate::limits::Limits::DEFAULT.max_string_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Chosen;
+
+    /// Choices below 64, past it in the list, and past the list in the set: each is new once,
+    /// as a hash set says.
+    #[test]
+    fn chosen_finds_every_repeat() {
+        let mut chosen = Chosen::default();
+        let mut reference = std::collections::HashSet::new();
+        let choices = (0..200).chain((0..200).rev()).map(|i| (i * 37) % 150);
+        for choice in choices {
+            assert_eq!(chosen.insert(choice), reference.insert(choice), "{choice}");
+        }
+        assert!(chosen.many.is_some());
     }
 }
