@@ -202,9 +202,8 @@ fn is_domain(domain: &[u8]) -> bool {
     }
     // Where the current label starts; each label is checked whole at the dot that ends it.
     let mut start = 0;
-    let ends_well = |end: usize, start: usize| {
-        end > start && end - start <= 63 && domain[end - 1] != b'-'
-    };
+    let ends_well =
+        |end: usize, start: usize| end > start && end - start <= 63 && domain[end - 1] != b'-';
     for (i, &b) in domain.iter().enumerate() {
         if class(b, LET_DIG) {
             continue;

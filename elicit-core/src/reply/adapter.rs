@@ -61,11 +61,10 @@ pub(crate) trait ReadContent: Sized {
 /// A form's own type, which reads its `Option` fields as `Option`s.
 impl<C: Elicit> ReadContent for C {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
-        let options = true;
         C::__elicit_deserialize(ContentDe::<_, false> {
             sink,
             inner: d,
-            options,
+            options: true,
         })
     }
 }
@@ -73,11 +72,10 @@ impl<C: Elicit> ReadContent for C {
 /// The runtime's map, which reads every value as any JSON value.
 impl ReadContent for Map<String, Value> {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Self, D::Error> {
-        let options = false;
         de::Deserialize::deserialize(ContentDe::<_, false> {
             sink,
             inner: d,
-            options,
+            options: false,
         })
     }
 }
@@ -87,11 +85,10 @@ pub(crate) struct Report;
 
 impl ReadContent for Report {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<Report, D::Error> {
-        let options = false;
         let content = ContentDe::<_, true> {
             sink,
             inner: d,
-            options,
+            options: false,
         };
         <de::IgnoredAny as de::Deserialize>::deserialize(content).map(|_| Report)
     }
@@ -249,7 +246,7 @@ impl<'a, 's> Keys<'a, 's> {
         }
     }
 
-    /// Property `i` broke `rule`: out of [`find`](Self::find)'s way, which seldom comes here.
+    /// Records that property `i` broke `rule`.
     fn broke(&self, i: usize, rule: Rule) {
         let location = Location::Property(self.sink.schema.properties()[i].name.clone());
         self.sink.push(location, rule, None);
