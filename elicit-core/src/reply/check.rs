@@ -45,6 +45,20 @@ struct Here<'a, 's> {
     sink: &'a Sink<'s>,
 }
 
+impl Here<'_, '_> {
+    /// `""` for property `i`. Where it is an `Option` field's blank that reached the rules, its
+    /// target reads the field as text, not through `deserialize_option` (a hand-written
+    /// `Deserialize`): the blank reads as not sent, so no rule judges it, and the target has it
+    /// as it came.
+    #[cold]
+    fn check_blank(&self, i: usize) {
+        let schema = self.sink.schema;
+        if schema.blank(i) != Blank::None {
+            rules::check_str(schema, i, "", self);
+        }
+    }
+}
+
 impl Found for Here<'_, '_> {
     fn broke(&self, rule: Rule, received: String) {
         let name = self.sink.schema.properties()[self.target.prop()]
@@ -91,9 +105,11 @@ impl<V> Check<'_, '_, V> {
         }
     }
 
+    #[inline]
     fn check_str(&self, s: &str) {
         let schema = self.sink.schema;
         match self.target {
+            Target::Prop(i) if s.is_empty() => self.here().check_blank(i),
             Target::Prop(i) => rules::check_str(schema, i, s, &self.here()),
             Target::Item(item) => {
                 let mut seen = item.seen.borrow_mut();

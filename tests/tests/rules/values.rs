@@ -292,6 +292,43 @@ fn a_blank_reads_as_the_default_or_as_none_by_the_field() {
     assert_eq!(profile.seating, Seating::Outdoor);
 }
 
+/// A form whose `Deserialize` is written by hand, reading its `Option` field as text.
+#[derive(Debug, JsonSchema, Elicit)]
+struct Handmade {
+    #[schemars(email)]
+    email: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Handmade {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Text {
+            #[serde(default)]
+            email: String,
+        }
+        let text = Text::deserialize(d)?;
+        let email = Some(text.email).filter(|e| !e.is_empty());
+        Ok(Handmade { email })
+    }
+}
+
+/// A target that reads an `Option` field as text gets its blank as it came, judged by no rule;
+/// any other text is still held to them.
+#[test]
+fn a_blank_read_as_text_is_judged_by_no_rule() {
+    let blank = reply(json!({"email": ""}));
+    let read = ElicitResult::<Handmade>::from_value(&blank).unwrap();
+    assert_eq!(read.accepted().expect("accepted").email, None);
+    let read: ElicitResult<Handmade> = serde_json::from_str(&blank.to_string()).unwrap();
+    assert_eq!(read.accepted().expect("accepted").email, None);
+    let wrong = reply(json!({"email": "not an address"}));
+    let error = ElicitResult::<Handmade>::from_value(&wrong).unwrap_err();
+    assert!(
+        matches!(error.violations()[0].rule(), Rule::Format(_)),
+        "{error}"
+    );
+}
+
 /// A form of more properties than one machine word has bits: a key given twice and a required
 /// property not sent are found wherever they stand.
 #[test]
