@@ -50,7 +50,6 @@ impl Here<'_, '_> {
     /// target reads the field as text, not through `deserialize_option` (a hand-written
     /// `Deserialize`): the blank reads as not sent, so no rule judges it, and the target has it
     /// as it came.
-    #[cold]
     fn check_blank(&self, i: usize) {
         let schema = self.sink.schema;
         if schema.blank(i) != Blank::None {
