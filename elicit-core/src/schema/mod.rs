@@ -46,10 +46,10 @@
 //! use serde_json::json;
 //!
 //! let schema = RequestedSchema::from_json(
-//!     r#"{"type":"object","properties":{"age":{"type":"integer","minimum":0},"tag":{"type":"string","pattern":"^[a-z]+$"}},"required":["age"]}"#,
+//!     r#"{"type":"object","properties":{"age":{"type":"integer","minimum":0},"score":{"type":"number","exclusiveMinimum":0}},"required":["age"]}"#,
 //! )?;
 //! // What is outside the strict MCP subset, for server authors.
-//! assert!(schema.lint().iter().any(|lint| lint.to_string().contains("pattern")));
+//! assert!(schema.lint().iter().any(|lint| lint.to_string().contains("exclusiveMinimum")));
 //! // Server side: the reply as `ElicitResult<Content>`, defaults filled.
 //! let reply = json!({"action": "accept", "content": {"age": 42}});
 //! assert_eq!(schema.parse_reply_value(&reply)?.accepted().unwrap()["age"], 42);
@@ -76,7 +76,7 @@
 //!   | keyword | where | what happens |
 //!   |---|---|---|
 //!   | `type`, `properties`, `required`, `minLength`, `maxLength`, `format`, `minimum`, `maximum`, `enum`/`oneOf` on a string, `items` with `enum`/`anyOf`, `minItems`, `maxItems` | where MCP puts them | enforced |
-//!   | `pattern`, `exclusiveMinimum`, `exclusiveMaximum`, `uniqueItems` | on a string, a number, an array | enforced, and linted: outside the MCP subset, but other SDKs send them |
+//!   | `pattern`, `exclusiveMinimum`, `exclusiveMaximum`, `uniqueItems` | on a string, a number, an array | enforced, and linted: outside the MCP subset, but other SDKs send them; a `pattern` is checked with the `pattern` feature, and refuses its schema without it |
 //!   | `additionalProperties: false` at the root | | enforced (unknown keys refused), linted |
 //!   | `enum`, `const`, `oneOf`, `anyOf`, `allOf`, `not`, `if`/`then`/`else`, `$ref`, `nullable` | on a boolean, a number, or anywhere but the MCP places | schema refused |
 //!   | a string keyword on a select or on multi-select `items` (`pattern`, `maxLength`, `format`), `enum` on the array itself, `multipleOf`, `patternProperties` and the other object and array keywords MCP has no place for | | schema refused |
@@ -173,14 +173,35 @@ pub struct StringRules {
 /// schema is parsed. A search costs time in proportion to the text's length times the compiled
 /// pattern's size, so the size is kept ([`size`](Pattern::size)) and a reply's searches are
 /// bounded by [`Limits::max_pattern_work`](crate::Limits::max_pattern_work).
+///
+/// Checking a pattern takes the `pattern` feature, which brings in `regex-lite`: the MCP subset
+/// has no `pattern`, so a server that asks derived forms never needs one. Without it, a schema
+/// that carries a pattern is refused when it is parsed, never accepted unchecked.
 #[derive(Debug, Clone)]
 pub struct Pattern {
     source: Arc<str>,
-    regex: regex_lite::Regex,
+    regex: Compiled,
     size: usize,
 }
 
+/// A pattern compiled by regex-lite.
+#[cfg(feature = "pattern")]
+type Compiled = regex_lite::Regex;
+
+/// Without the `pattern` feature no pattern compiles, so no [`Pattern`] exists.
+#[cfg(not(feature = "pattern"))]
+#[derive(Debug, Clone)]
+enum Compiled {}
+
+#[cfg(not(feature = "pattern"))]
+impl Compiled {
+    fn is_match(&self, _: &str) -> bool {
+        match *self {}
+    }
+}
+
 /// The largest compiled pattern, in bytes: regex-lite's own default cap.
+#[cfg(feature = "pattern")]
 const MAX_COMPILED: usize = 10 << 20;
 
 impl Pattern {
@@ -200,30 +221,16 @@ impl Pattern {
                 limits.max_pattern_bytes()
             ));
         }
-        let cap = limits
-            .max_pattern_bytes()
-            .saturating_mul(256)
-            .clamp(1 << 12, MAX_COMPILED);
-        let compile = |limit: usize| {
-            regex_lite::RegexBuilder::new(source)
-                .size_limit(limit)
-                .build()
-        };
-        let regex = compile(cap).map_err(|e| e.to_string())?;
-        // The compiled size, to within a factor of two: the smallest doubling that compiles.
-        // Each try stops once it passes its limit, so the search costs about two compiles.
-        let mut size = (source.len() * 4).max(256);
-        while size < cap && compile(size).is_err() {
-            size *= 2;
-        }
+        let (regex, size) = compile(source, limits)?;
         Ok(Pattern {
             source: source.into(),
             regex,
-            size: size.min(cap),
+            size,
         })
     }
 
     /// The expression as written in the schema.
+    #[must_use]
     pub fn as_str(&self) -> &str {
         &self.source
     }
@@ -235,14 +242,44 @@ impl Pattern {
 
     /// About how many bytes the compiled pattern takes: a search costs about this much per
     /// byte of text.
+    #[must_use]
     pub fn size(&self) -> usize {
         self.size
     }
 
     /// Whether `text` contains a match.
+    #[must_use]
     pub fn is_match(&self, text: &str) -> bool {
         self.regex.is_match(text)
     }
+}
+
+/// Compiles `source` to at most 256 times its limit in bytes, and finds its compiled size.
+#[cfg(feature = "pattern")]
+fn compile(source: &str, limits: &Limits) -> Result<(Compiled, usize), String> {
+    let cap = limits
+        .max_pattern_bytes()
+        .saturating_mul(256)
+        .clamp(1 << 12, MAX_COMPILED);
+    let compile = |limit: usize| {
+        regex_lite::RegexBuilder::new(source)
+            .size_limit(limit)
+            .build()
+    };
+    let regex = compile(cap).map_err(|e| e.to_string())?;
+    // The compiled size, to within a factor of two: the smallest doubling that compiles.
+    // Each try stops once it passes its limit, so the search costs about two compiles.
+    let mut size = (source.len() * 4).max(256);
+    while size < cap && compile(size).is_err() {
+        size *= 2;
+    }
+    Ok((regex, size.min(cap)))
+}
+
+/// Refuses every pattern: checking one takes the `pattern` feature.
+#[cfg(not(feature = "pattern"))]
+fn compile(_: &str, _: &Limits) -> Result<(Compiled, usize), String> {
+    Err("checking a pattern takes elicit-core's `pattern` feature".into())
 }
 
 impl PartialEq for Pattern {
@@ -361,6 +398,7 @@ pub enum Kind {
 
 impl Kind {
     /// The JSON type name of values of this kind.
+    #[must_use]
     pub fn json_type(&self) -> &'static str {
         match self {
             Kind::String(_) | Kind::Select(_) => "string",
@@ -372,6 +410,7 @@ impl Kind {
     }
 
     /// The choices of a single- or multi-select.
+    #[must_use]
     pub fn choices(&self) -> Option<&[Choice]> {
         match self {
             Kind::Select(r) => Some(&r.choices),
@@ -391,6 +430,7 @@ impl Kind {
     }
 
     /// Whether the kind carries a `default`.
+    #[must_use]
     pub fn has_default(&self) -> bool {
         match self {
             Kind::String(r) => r.default.is_some(),

@@ -335,3 +335,19 @@ mod tests {
         assert!(chosen.many.is_some());
     }
 }
+
+/// Without the `pattern` feature, a schema with a pattern is refused where it is read, so no
+/// string meant to match one is ever accepted unchecked.
+#[cfg(all(test, not(feature = "pattern")))]
+mod without_patterns {
+    use crate::schema::RequestedSchema;
+
+    #[test]
+    fn a_pattern_refuses_its_schema() {
+        let schema =
+            r#"{"type":"object","properties":{"tag":{"type":"string","pattern":"^[a-z]+$"}}}"#;
+        let error = RequestedSchema::from_json(schema).unwrap_err().to_string();
+        assert!(error.contains("tag"), "{error}");
+        assert!(error.contains("`pattern` feature"), "{error}");
+    }
+}
