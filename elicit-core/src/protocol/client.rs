@@ -1,6 +1,10 @@
 //! The client side: reading what a server sends into typed values (an `elicitation/create`,
 //! `sampling/createMessage` or `roots/list` request, the completion notification, the -32042
 //! error), and the capabilities a client declares. For clients, proxies and tests, with or without rmcp.
+//!
+//! Some servers send a `pattern`, which the MCP subset does not have: a client reads such a
+//! form with elicit-core's `pattern` feature, and without it gets [`ReadError::Schema`] naming
+//! the property and the feature.
 
 use std::fmt;
 
