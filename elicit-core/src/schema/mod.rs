@@ -212,7 +212,8 @@ impl Pattern {
 
     /// Compiles `source`: at most [`max_pattern_bytes`](crate::Limits::max_pattern_bytes) of
     /// it, and at most 256 times that once compiled (counted repetition can make a short
-    /// pattern compile large: `a{1000}{1000}`).
+    /// pattern compile large: `a{1000}{1000}`). Without the `pattern` feature, every pattern
+    /// is an error that names the feature.
     pub fn with_limits(source: &str, limits: &Limits) -> Result<Pattern, String> {
         if source.len() > limits.max_pattern_bytes() {
             return Err(format!(
