@@ -215,13 +215,6 @@ impl Pattern {
     /// pattern compile large: `a{1000}{1000}`). Without the `pattern` feature, every pattern
     /// is an error that names the feature.
     pub fn with_limits(source: &str, limits: &Limits) -> Result<Pattern, String> {
-        if source.len() > limits.max_pattern_bytes() {
-            return Err(format!(
-                "it is {} bytes long, over the limit of {}",
-                source.len(),
-                limits.max_pattern_bytes()
-            ));
-        }
         let (regex, size) = compile(source, limits)?;
         Ok(Pattern {
             source: source.into(),
@@ -255,9 +248,17 @@ impl Pattern {
     }
 }
 
-/// Compiles `source` to at most 256 times its limit in bytes, and finds its compiled size.
+/// Compiles `source`, within its limit in bytes and at most 256 times that once compiled, and
+/// finds its compiled size.
 #[cfg(feature = "pattern")]
 fn compile(source: &str, limits: &Limits) -> Result<(Compiled, usize), String> {
+    if source.len() > limits.max_pattern_bytes() {
+        return Err(format!(
+            "it is {} bytes long, over the limit of {}",
+            source.len(),
+            limits.max_pattern_bytes()
+        ));
+    }
     let cap = limits
         .max_pattern_bytes()
         .saturating_mul(256)
@@ -277,7 +278,7 @@ fn compile(source: &str, limits: &Limits) -> Result<(Compiled, usize), String> {
     Ok((regex, size.min(cap)))
 }
 
-/// Refuses every pattern: checking one takes the `pattern` feature.
+/// Refuses every pattern, of any length: checking one takes the `pattern` feature.
 #[cfg(not(feature = "pattern"))]
 fn compile(_: &str, _: &Limits) -> Result<(Compiled, usize), String> {
     Err("checking a pattern takes elicit-core's `pattern` feature".into())

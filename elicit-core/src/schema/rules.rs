@@ -349,5 +349,12 @@ mod without_patterns {
         let error = RequestedSchema::from_json(schema).unwrap_err().to_string();
         assert!(error.contains("tag"), "{error}");
         assert!(error.contains("`pattern` feature"), "{error}");
+        // One over the length limit names the feature too: that is what stands in the way.
+        let long = format!(
+            r#"{{"type":"object","properties":{{"tag":{{"type":"string","pattern":"{}"}}}}}}"#,
+            "a".repeat(2_000)
+        );
+        let error = RequestedSchema::from_json(&long).unwrap_err().to_string();
+        assert!(error.contains("`pattern` feature"), "{error}");
     }
 }
