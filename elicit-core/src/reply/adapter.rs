@@ -21,7 +21,7 @@ use super::check::{Seeded, Target, stop};
 use super::sink::{Sink, refuse_others};
 use crate::elicit::Elicit;
 use crate::error::{Location, Rule};
-use crate::schema::Blank;
+use crate::schema::{Blank, same};
 
 /// Deserializes accepted content into `C` through the rules.
 pub(crate) struct ContentSeed<'a, 's, C> {
@@ -228,10 +228,11 @@ impl<'a, 's> Keys<'a, 's> {
     /// Matches a key to its property, and records a second key for one or, where the form
     /// refuses them, a key that names none. Clients write a form's keys in its order, so the
     /// property after the last one found is tried first.
+    #[inline]
     fn find(&mut self, key: &str) {
         let schema = self.sink.schema;
         self.found = match schema.properties().get(self.next) {
-            Some(prop) if prop.name == key => Some(self.next),
+            Some(prop) if same(&prop.name, key) => Some(self.next),
             _ => schema.position(key),
         };
         if let Some(i) = self.found {
@@ -247,12 +248,16 @@ impl<'a, 's> Keys<'a, 's> {
     }
 
     /// Records that property `i` broke `rule`.
+    #[cold]
+    #[inline(never)]
     fn broke(&self, i: usize, rule: Rule) {
         let location = Location::Property(self.sink.schema.properties()[i].name.clone());
         self.sink.push(location, rule, None);
     }
 
     /// A key that names no property, where the form refuses those.
+    #[cold]
+    #[inline(never)]
     fn unknown(&self, key: &str) {
         let location = Location::Property(key.to_owned());
         self.sink.push(location, Rule::UnknownProperty, None);

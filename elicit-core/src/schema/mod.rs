@@ -107,6 +107,7 @@ mod builder;
 pub(crate) mod hints;
 mod keywords;
 pub(crate) mod lower;
+mod names;
 pub(crate) mod parse;
 pub(crate) mod request;
 pub(crate) mod rules;
@@ -128,6 +129,8 @@ use serde_json::{Map, Number, Value};
 use crate::error::{ElicitError, SchemaError};
 use crate::limits::Limits;
 use crate::version::ProtocolVersion;
+use names::Names;
+pub(crate) use names::same;
 
 /// One choice of a single- or multi-select: the value sent on the wire and its display title.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -709,38 +712,6 @@ pub(crate) enum Blank {
     /// handed on as `None`, so no value is read ahead of its key. A target that reads the
     /// property otherwise (the runtime's map, the report pass) reads it as `Absent`.
     None,
-}
-
-/// Names and their positions, sorted for a search by halves. A sorted list needs no hash seed:
-/// it holds only the schema's own names, and a reply's keys are only looked up in it, never
-/// added. Shorter names sort first, so most comparisons stop at the length.
-#[derive(Debug, Clone, Default)]
-struct Names(Vec<(Box<str>, usize)>);
-
-impl Names {
-    /// The positions of `names`; a repeated name keeps its first.
-    fn new<'a>(names: impl Iterator<Item = &'a str>) -> Names {
-        let mut sorted: Vec<(Box<str>, usize)> =
-            names.enumerate().map(|(i, n)| (n.into(), i)).collect();
-        crate::sort::stable(&mut sorted, &|(a, _), (b, _)| order(a, b));
-        sorted.dedup_by(|(later, _), (first, _)| later == first);
-        Names(sorted)
-    }
-
-    /// The position of `key`. A few names are read in turn, which is cheaper than halving
-    /// for a form's usual handful of choices.
-    fn find(&self, key: &str) -> Option<usize> {
-        if self.0.len() <= 8 {
-            return self.0.iter().find(|(n, _)| **n == *key).map(|&(_, i)| i);
-        }
-        let at = self.0.binary_search_by(|(n, _)| order(n, key)).ok()?;
-        Some(self.0[at].1)
-    }
-}
-
-/// Shorter first, then by bytes.
-fn order(a: &str, b: &str) -> std::cmp::Ordering {
-    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
 impl RequestedSchema {

@@ -1,0 +1,86 @@
+//! A schema's names, found by a reply's keys and values.
+
+/// Names and their positions, sorted for a search by halves. A sorted list needs no hash seed:
+/// it holds only the schema's own names, and a reply's keys are only looked up in it, never
+/// added. Shorter names sort first, so most comparisons stop at the length.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Names(Vec<(Box<str>, usize)>);
+
+impl Names {
+    /// The positions of `names`; a repeated name keeps its first.
+    pub(super) fn new<'a>(names: impl Iterator<Item = &'a str>) -> Names {
+        let mut sorted: Vec<(Box<str>, usize)> =
+            names.enumerate().map(|(i, n)| (n.into(), i)).collect();
+        crate::sort::stable(&mut sorted, &|(a, _), (b, _)| order(a, b));
+        sorted.dedup_by(|(later, _), (first, _)| later == first);
+        Names(sorted)
+    }
+
+    /// The position of `key`. A few names are read in turn, which is cheaper than halving
+    /// for a form's usual handful of choices.
+    pub(super) fn find(&self, key: &str) -> Option<usize> {
+        if self.0.len() <= 8 {
+            return self.0.iter().find(|(n, _)| same(n, key)).map(|&(_, i)| i);
+        }
+        let at = self.0.binary_search_by(|(n, _)| order(n, key)).ok()?;
+        Some(self.0[at].1)
+    }
+}
+
+/// Shorter first, then by bytes.
+fn order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+/// Whether `a` and `b` are the same bytes. A name of 4 to 16 bytes, as most are, is compared
+/// as two words that may overlap, with no call.
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 16 {
+        return a == b;
+    }
+    if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+        a.first_chunk::<8>(),
+        a.last_chunk::<8>(),
+        b.first_chunk::<8>(),
+        b.last_chunk::<8>(),
+    ) {
+        return a0 == b0 && a1 == b1;
+    }
+    if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+        a.first_chunk::<4>(),
+        a.last_chunk::<4>(),
+        b.first_chunk::<4>(),
+        b.last_chunk::<4>(),
+    ) {
+        return a0 == b0 && a1 == b1;
+    }
+    a == b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same;
+
+    /// Every length either side of the word sizes, with one letter's case changed at every
+    /// position.
+    #[test]
+    fn same_sees_every_byte() {
+        for len in 0..=20u8 {
+            let a: String = (0..len).map(|i| char::from(b'a' + i)).collect();
+            assert!(same(&a, &a.clone()), "{len} bytes");
+            if let Some(shorter) = a.get(..a.len().saturating_sub(1)).filter(|_| len > 0) {
+                assert!(!same(&a, shorter), "{len} bytes and one fewer");
+            }
+            for at in 0..a.len() {
+                let mut b = a.clone().into_bytes();
+                b[at] = b[at].to_ascii_uppercase();
+                let b = String::from_utf8(b).unwrap();
+                assert!(!same(&a, &b), "{len} bytes, byte {at} changed");
+            }
+        }
+    }
+}
