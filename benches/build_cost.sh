@@ -2,7 +2,10 @@
 # What adding elicit-core costs a user's build and binary, three ways:
 # - dependency: a crate that uses serde, serde_json and schemars, built cold in debug from an
 #   empty target directory, with and without elicit-core (default features); CPU time (user +
-#   system), the median of RUNS builds of each, interleaved;
+#   system), the median of RUNS builds of each, interleaved. Both build without incremental
+#   compilation: elicit-core is a path dependency here, which cargo builds incrementally, where
+#   a user's registry dependency never is (from scratch, incremental compilation costs
+#   elicit-core's unit 1.5 to 2 times its CPU);
 # - unit: elicit-core's own unit against serde_json's in one `cargo build --release --timings`;
 # - binary: two rmcp stdio servers with the same rmcp features, built `--release` and stripped:
 #   one asks a 4-field form (a string, an integer, a choice and a boolean) through `Ask`, the
@@ -64,7 +67,7 @@ pub fn read(s: &str) -> bool { serde_json::from_str::<Form>(s).is_ok() }'
     for variant in dep-base dep-elicit; do
       rm -rf "$work/$variant/target"
       local t
-      t=$( { /usr/bin/time -f '%U %S' sh -c "cd '$work/$variant' && cargo build -q" ; } 2>&1 | tail -n 1)
+      t=$( { /usr/bin/time -f '%U %S' sh -c "cd '$work/$variant' && CARGO_INCREMENTAL=0 cargo build -q" ; } 2>&1 | tail -n 1)
       cpu[$variant]+="$(echo "$t" | awk '{ printf "%.2f", $1 + $2 }') "
     done
   done
