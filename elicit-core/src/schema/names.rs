@@ -39,26 +39,19 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    if a.len() > 16 {
-        return a == b;
+    match a.len() {
+        8..=16 => ends::<8>(a, b),
+        4..=7 => ends::<4>(a, b),
+        _ => None,
     }
-    if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
-        a.first_chunk::<8>(),
-        a.last_chunk::<8>(),
-        b.first_chunk::<8>(),
-        b.last_chunk::<8>(),
-    ) {
-        return a0 == b0 && a1 == b1;
-    }
-    if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
-        a.first_chunk::<4>(),
-        a.last_chunk::<4>(),
-        b.first_chunk::<4>(),
-        b.last_chunk::<4>(),
-    ) {
-        return a0 == b0 && a1 == b1;
-    }
-    a == b
+    .unwrap_or_else(|| a == b)
+}
+
+/// Whether the first `N` bytes and the last `N` of `a` and `b` agree; `None` where either is
+/// shorter than `N`.
+fn ends<const N: usize>(a: &[u8], b: &[u8]) -> Option<bool> {
+    let first = a.first_chunk::<N>()? == b.first_chunk::<N>()?;
+    Some(first && a.last_chunk::<N>()? == b.last_chunk::<N>()?)
 }
 
 #[cfg(test)]
