@@ -510,6 +510,56 @@ fn duplicate_keys_are_refused() {
     assert_eq!(rules_of(&e), [(Some("name"), &Rule::DuplicateKey)]);
 }
 
+/// `Form` with a property whose blank reads as not sent, so that its value is read ahead of
+/// its key: the reader's other way with keys.
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)]
+struct Ahead {
+    #[schemars(length(min = 1, max = 5))]
+    name: String,
+    #[serde(default = "default_note")]
+    #[schemars(length(min = 1))]
+    nick: String,
+}
+
+/// Each key is matched to its property however the source hands it over (borrowed, copied
+/// out of an escape, or owned), whether or not the form reads some value ahead of its key: a
+/// key that slipped past the match would let its value through unchecked.
+#[test]
+fn every_key_is_matched_however_it_is_handed_over() {
+    fn broken<T: Elicit + std::fmt::Debug>(name_key: &str) {
+        let text = format!(r#"{{"action":"accept","content":{{"{name_key}":"toolong"}}}}"#);
+        let value: Value = serde_json::from_str(&text).unwrap();
+        let rule = (Some("name"), &Rule::MaxLength(5));
+        let e = ElicitResult::<T>::from_json(&text).unwrap_err();
+        assert!(rules_of(&e).contains(&rule), "from_json {name_key}: {e}");
+        let said = e.to_string();
+        let e = ElicitResult::<T>::from_value(&value).unwrap_err();
+        assert!(rules_of(&e).contains(&rule), "from_value {name_key}: {e}");
+        for e in [
+            serde_json::from_str::<ElicitResult<T>>(&text).unwrap_err(),
+            serde_json::from_value::<ElicitResult<T>>(value).unwrap_err(),
+        ] {
+            assert!(
+                e.to_string().contains(&said),
+                "{name_key}: {e} (from_json: {said})"
+            );
+        }
+    }
+    for key in ["name", r"n\u0061me"] {
+        broken::<Strict5>(key);
+        broken::<Ahead>(key);
+    }
+}
+
+/// One string of at most 5 characters, and no value read ahead of its key.
+#[derive(Debug, Deserialize, JsonSchema, Elicit)]
+#[allow(dead_code)]
+struct Strict5 {
+    #[schemars(length(min = 1, max = 5))]
+    name: String,
+}
+
 #[test]
 fn malformed_json_is_a_clear_error() {
     for reply in [

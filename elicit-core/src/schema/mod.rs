@@ -503,6 +503,9 @@ pub struct RequestedSchema {
     option_fields: Vec<Box<str>>,
     /// Per property: how `""` reads.
     blanks: Vec<Blank>,
+    /// Whether some property's blank reads as [`Blank::Absent`], and whether as
+    /// [`Blank::None`].
+    ahead: (bool, bool),
     /// How many properties are required.
     required_count: usize,
 }
@@ -734,6 +737,7 @@ impl RequestedSchema {
             choice_index: Vec::new(),
             option_fields: Vec::new(),
             blanks: Vec::new(),
+            ahead: (false, false),
             required_count: 0,
         };
         schema.reindex();
@@ -759,6 +763,10 @@ impl RequestedSchema {
                 true => Blank::Absent,
             })
             .collect();
+        self.ahead = (
+            self.blanks.contains(&Blank::Absent),
+            self.blanks.contains(&Blank::None),
+        );
         self.required_count = self.properties.iter().filter(|p| p.required).count();
     }
 
@@ -770,6 +778,14 @@ impl RequestedSchema {
     /// How `""` for property `i` reads.
     pub(crate) fn blank(&self, i: usize) -> Blank {
         self.blanks.get(i).copied().unwrap_or(Blank::Value)
+    }
+
+    /// Whether a reader reads some property's value ahead of its key: one whose blank reads as
+    /// absent, where the target reads it otherwise than as an `Option` (`options` says whether
+    /// it reads [`Blank::None`] as one).
+    pub(crate) fn reads_ahead(&self, options: bool) -> bool {
+        let (absent, none) = self.ahead;
+        absent || (none && !options)
     }
 
     /// Records the properties a typed target reads as an `Option`.
