@@ -335,7 +335,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, 'de, A> {
     ) -> Result<Option<K::Value>, A::Error> {
         if !self.ahead {
             let keys = &mut self.keys;
-            let key = self.inner.next_key_seed(Named { seed, keys })?;
+            let key = self.inner.next_key_seed(Named { inner: seed, keys })?;
             if key.is_none() {
                 self.keys.end();
             }
@@ -381,9 +381,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ContentMap<'_, '_, 'de, A> {
     }
 }
 
-/// Hands a key to the target's `seed` as it is read, matching it to its property on the way.
-struct Named<'k, 'a, 's, K> {
-    seed: K,
+/// A key on its way to the target, with the match that sees it first: it wraps the target's
+/// seed, then the deserializer the seed is given, then the visitor the target hands that, so
+/// that the key's text reaches [`Keys`] just before the target's own visitor.
+struct Named<'k, 'a, 's, T> {
+    inner: T,
     keys: &'k mut Keys<'a, 's>,
 }
 
@@ -392,23 +394,20 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for Named<'_, '_, '_, K>
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<K::Value, D::Error> {
         let keys = self.keys;
-        self.seed.deserialize(NamedKey { inner: d, keys })
+        self.inner.deserialize(Named { inner: d, keys })
     }
 }
 
-/// A key's deserializer that gives the target the key's text, as a key read ahead is given
-/// it, once [`Keys`] has seen it.
-struct NamedKey<'k, 'a, 's, D> {
-    inner: D,
-    keys: &'k mut Keys<'a, 's>,
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for NamedKey<'_, '_, '_, D> {
+/// The key's deserializer: whatever the target asks for, it is given the key's text.
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Named<'_, '_, '_, D> {
     type Error = D::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let keys = self.keys;
-        self.inner.deserialize_str(Naming { visitor, keys })
+        self.inner.deserialize_str(Named {
+            inner: visitor,
+            keys,
+        })
     }
 
     forward_to_deserialize_any! {
@@ -418,13 +417,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NamedKey<'_, '_, '_, D> {
     }
 }
 
-/// The target's visitor of a key, after [`Keys`] has matched the key's text.
-struct Naming<'k, 'a, 's, V> {
-    visitor: V,
-    keys: &'k mut Keys<'a, 's>,
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for Naming<'_, '_, '_, V> {
+/// The target's visitor of the key, called once [`Keys`] has matched the key's text.
+impl<'de, V: Visitor<'de>> Visitor<'de> for Named<'_, '_, '_, V> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -433,17 +427,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Naming<'_, '_, '_, V> {
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
         self.keys.find(v);
-        self.visitor.visit_borrowed_str(v)
+        self.inner.visit_borrowed_str(v)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
         self.keys.find(v);
-        self.visitor.visit_str(v)
+        self.inner.visit_str(v)
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
         self.keys.find(&v);
-        self.visitor.visit_string(v)
+        self.inner.visit_string(v)
     }
 }
 
