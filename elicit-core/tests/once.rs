@@ -163,11 +163,12 @@ async fn a_body_longer_than_its_lease_runs_once() {
 }
 
 /// A round whose claimant died mid-body (nothing dropped, nothing recorded, nothing renewed)
-/// is taken over once its lease passes, not after a minute.
+/// is taken over once its lease passes, by a retry that waits for it; the body that runs
+/// knows it is a take-over.
 #[tokio::test(flavor = "current_thread")]
 async fn a_round_whose_claimant_died_is_taken_over_within_the_lease() {
-    // By default, within seconds.
-    assert!(StateKey::DEFAULT_LEASE <= Duration::from_secs(10));
+    // By default a waiting retry outwaits the lease.
+    assert!(StateKey::CLAIM_WAIT > StateKey::DEFAULT_LEASE);
     let lease = Duration::from_millis(300);
     let key = key().with_lease(lease);
     let retry = final_retry(&key).await;
@@ -177,25 +178,42 @@ async fn a_round_whose_claimant_died_is_taken_over_within_the_lease() {
             let _ = ask.form::<Trip>("trip").await?;
             let _ = ask.confirm("pay", "Pay 120 EUR?").await?;
             if runs.fetch_add(1, Ordering::SeqCst) == 0 {
+                assert!(!ask.taken_over());
                 std::future::pending::<()>().await;
             }
-            Ok("paid".to_owned())
+            Ok(format!("paid, taken over: {}", ask.taken_over()))
         })
         .await
     };
-    let dying = ask(&retry, &key);
-    let mut dead = Box::pin(body(&dying));
-    assert!(
-        tokio::time::timeout(Duration::from_millis(50), &mut dead)
-            .await
-            .is_err()
-    );
-    // A process killed mid-body: its future is never polled again, nor dropped.
-    std::mem::forget(dead);
+    // A process killed mid-body: its own runtime, stopped with the body's future never
+    // dropped, so that nothing is recorded and its keeper renews nothing more.
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let process = tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .unwrap();
+            process.block_on(async {
+                let dying = ask(&retry, &key);
+                let mut dead = Box::pin(body(&dying));
+                assert!(
+                    tokio::time::timeout(Duration::from_millis(50), &mut dead)
+                        .await
+                        .is_err()
+                );
+                std::mem::forget(dead);
+                std::mem::forget(dying);
+            });
+        });
+    });
     let started = tokio::time::Instant::now();
-    assert_eq!(done(body(&ask(&retry, &key)).await), "paid");
+    let taker = ask(&retry, &key);
+    assert_eq!(done(body(&taker).await), "paid, taken over: true");
     let waited = started.elapsed();
-    assert!(waited >= lease / 2 && waited < lease * 3, "{waited:?}");
+    assert!(
+        waited < lease * 3 + Duration::from_millis(500),
+        "{waited:?}"
+    );
     assert_eq!(runs.load(Ordering::SeqCst), 2);
 }
 
@@ -428,14 +446,43 @@ async fn a_store_that_forgot_asks_again_and_says_so() {
     );
     let ids = ids.lock().unwrap().clone();
     assert!(ids.windows(2).all(|w| w[0] == w[1]), "one call: {ids:?}");
-    // Its next round reaches yet another store (servers that share no store, taking turns):
-    // the call stops, saying why, rather than ask again for ever.
-    let elsewhere = key().with_store(MemoryStore::new());
+    // Its next round goes back to the store it left (servers that share no store, taking
+    // turns): the call stops, saying why, rather than ask again for ever.
     let retry = call(ROUNDS, answers(&[("trip", oslo())]), Some(state));
-    let stop = rpc(&body(&ask(&retry, &elsewhere)).await);
+    let stop = rpc(&body(&ask(&retry, &before)).await);
     assert_eq!(stop.code, -32603);
-    assert!(stop.message.contains("may not share one store"), "{stop:?}");
+    assert!(stop.message.contains("do not share one store"), "{stop:?}");
     assert_eq!(paid.load(Ordering::SeqCst), 1);
+}
+
+/// A store that loses its records again and again (one process's memory store, restarted
+/// each round) starts the call over each time, saying so, up to a bound, and then stops
+/// saying that it lost them: never that its servers do not share one store.
+#[tokio::test(flavor = "current_thread")]
+async fn a_store_that_keeps_losing_its_records_says_so() {
+    let paid = AtomicU32::new(0);
+    let body = pay(&paid);
+    let first = key().with_store(MemoryStore::new());
+    let (_, mut state, _) = round_of(body(&ask(&call(ROUNDS, None, None), &first)).await);
+    for restart in 0..=Ask::MAX_RESTARTS {
+        let restarted = key().with_store(MemoryStore::new());
+        let retry = call(ROUNDS, answers(&[("trip", oslo())]), Some(state.clone()));
+        let asked = body(&ask(&retry, &restarted)).await;
+        if restart == Ask::MAX_RESTARTS {
+            let stop = rpc(&asked);
+            assert!(stop.message.contains("lost its record"), "{stop:?}");
+            assert!(!stop.message.contains("share"), "{stop:?}");
+            break;
+        }
+        let (keys, next, messages) = round_of(asked);
+        assert_eq!(keys, ["trip"], "restart {restart}");
+        assert!(
+            messages[0].contains("may already have happened"),
+            "{messages:?}"
+        );
+        state = next;
+    }
+    assert_eq!(paid.load(Ordering::SeqCst), 0);
 }
 
 /// A full store still serves a caller: the flood of another caller's finished rounds gives
@@ -560,6 +607,9 @@ impl RoundStore for Counting {
     fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
         self.inner.generation()
     }
+    fn begin<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<String, StoreError>> {
+        self.inner.begin(round)
+    }
     fn claim<'a>(
         &'a self,
         round: &'a Round,
@@ -647,6 +697,9 @@ async fn an_unreachable_store_fails_closed_in_fixed_words() {
         fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
             Box::pin(async { Err(StoreError("ECONNREFUSED 10.0.0.7:6379".into())) })
         }
+        fn begin<'a>(&'a self, _: &'a Round) -> PortFuture<'a, Result<String, StoreError>> {
+            Box::pin(async { Err(StoreError("ECONNREFUSED 10.0.0.7:6379".into())) })
+        }
         fn claim<'a>(
             &'a self,
             _: &'a Round,
@@ -700,6 +753,9 @@ async fn a_round_still_running_elsewhere_ends_in_progress() {
         fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
             self.0.generation()
         }
+        fn begin<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<String, StoreError>> {
+            self.0.begin(round)
+        }
         fn claim<'a>(
             &'a self,
             _: &'a Round,
@@ -735,7 +791,7 @@ async fn a_round_still_running_elsewhere_ends_in_progress() {
         "it waited for the ending"
     );
     assert!(
-        StateKey::CLAIM_WAIT >= StateKey::DEFAULT_LEASE * 2,
+        StateKey::CLAIM_WAIT > StateKey::DEFAULT_LEASE,
         "it outwaits a dead claimant"
     );
     assert_eq!(error.code, -32603);
@@ -861,4 +917,282 @@ async fn a_final_retry_resent_after_redis_restarted_is_never_paid_again_in_silen
             );
         }
     }
+}
+
+/// A store that can be cut off from its process (every step fails), and whose next records
+/// fail, around a memory store shared with other processes.
+#[derive(Clone, Default)]
+struct Faulty {
+    inner: MemoryStore,
+    cut: Arc<std::sync::atomic::AtomicBool>,
+    failing_records: Arc<AtomicU32>,
+}
+
+impl Faulty {
+    fn over(inner: &MemoryStore) -> Faulty {
+        Faulty {
+            inner: inner.clone(),
+            ..Faulty::default()
+        }
+    }
+
+    fn down(&self) -> bool {
+        self.cut.load(Ordering::SeqCst)
+    }
+}
+
+fn cut_off<T: Send + 'static>() -> PortFuture<'static, Result<T, StoreError>> {
+    Box::pin(async { Err(StoreError("cut off".into())) })
+}
+
+impl RoundStore for Faulty {
+    fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
+        if self.down() {
+            return cut_off();
+        }
+        self.inner.generation()
+    }
+    fn begin<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<String, StoreError>> {
+        if self.down() {
+            return cut_off();
+        }
+        self.inner.begin(round)
+    }
+    fn claim<'a>(
+        &'a self,
+        round: &'a Round,
+        lease: Duration,
+    ) -> PortFuture<'a, Result<Claim, StoreError>> {
+        if self.down() {
+            return cut_off();
+        }
+        self.inner.claim(round, lease)
+    }
+    fn renew<'a>(
+        &'a self,
+        round: &'a Round,
+        lease: Duration,
+    ) -> PortFuture<'a, Result<bool, StoreError>> {
+        if self.down() {
+            return cut_off();
+        }
+        self.inner.renew(round, lease)
+    }
+    fn record<'a>(
+        &'a self,
+        round: &'a Round,
+        ending: &'a str,
+    ) -> PortFuture<'a, Result<bool, StoreError>> {
+        let failing = self.failing_records.load(Ordering::SeqCst) > 0;
+        if self.down() || failing {
+            self.failing_records
+                .fetch_sub(u32::from(failing), Ordering::SeqCst);
+            return cut_off();
+        }
+        self.inner.record(round, ending)
+    }
+    fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>> {
+        if self.down() {
+            return cut_off();
+        }
+        self.inner.release(round)
+    }
+}
+
+/// A round released (`Interrupt::retryable` in round 2) keeps its call's history: the resent
+/// retry of round 1 is used, and the `once` effect between the two questions runs once.
+#[tokio::test(flavor = "current_thread")]
+async fn a_released_round_keeps_the_earlier_rounds_used() {
+    let key = key().with_store(MemoryStore::new());
+    let (quotes, runs) = (AtomicU32::new(0), AtomicU32::new(0));
+    let body = async |ask: &Ask| {
+        ask.run(async {
+            let _ = ask.form::<Trip>("trip").await?;
+            // An effect between the questions: once per call.
+            let _ = ask
+                .once("quote", async { quotes.fetch_add(1, Ordering::SeqCst) })
+                .await?;
+            let _ = ask.confirm("pay", "Pay 120 EUR?").await?;
+            if runs.fetch_add(1, Ordering::SeqCst) == 0 {
+                return Err(Interrupt::retryable(RpcError::internal("the bank is down")));
+            }
+            Ok("paid".to_owned())
+        })
+        .await
+    };
+    let (_, state, _) = round_of(body(&ask(&call(ROUNDS, None, None), &key)).await);
+    let first = call(ROUNDS, answers(&[("trip", oslo())]), Some(state));
+    let (_, state, _) = round_of(body(&ask(&first, &key)).await);
+    let last = call(ROUNDS, answers(&[("pay", yes())]), Some(state));
+    assert_eq!(
+        rpc(&body(&ask(&last, &key)).await).message,
+        "the bank is down"
+    );
+    // Round 1's retry, resent after round 2 was released: used, and nothing runs.
+    let again = rpc(&body(&ask(&first, &key)).await);
+    assert!(again.message.contains("used already"), "{again:?}");
+    assert_eq!(quotes.load(Ordering::SeqCst), 1);
+    // The released round's own retry runs.
+    assert_eq!(done(body(&ask(&last, &key)).await), "paid");
+}
+
+/// A record that failed (the store restarting as the body ended) is tried again in the
+/// background while the claim is kept: the finished retry, resent after the store recovered
+/// and the lease passed, gets the recorded ending and runs nothing.
+#[tokio::test(flavor = "current_thread", start_paused = true)]
+async fn a_record_that_failed_is_not_run_again() {
+    let store = Faulty::over(&MemoryStore::new());
+    let key = key().with_store(store.clone());
+    let retry = final_retry(&key).await;
+    let paid = AtomicU32::new(0);
+    store.failing_records.store(3, Ordering::SeqCst);
+    assert_eq!(done(pay(&paid)(&ask(&retry, &key)).await), "paid for Oslo");
+    // The store is back; the lease passes several times over.
+    tokio::time::sleep(StateKey::DEFAULT_LEASE * 3).await;
+    assert_eq!(done(pay(&paid)(&ask(&retry, &key)).await), "paid for Oslo");
+    assert_eq!(paid.load(Ordering::SeqCst), 1);
+    assert_eq!(store.failing_records.load(Ordering::SeqCst), 0);
+}
+
+/// A replica cut off from the store mid-body stops its body at its next await before its
+/// lease lapses; another replica, retrying after the lease, takes the round over, knowing it,
+/// and the two bodies never run at once.
+#[tokio::test(flavor = "current_thread", start_paused = true)]
+async fn a_replica_cut_off_mid_body_stops_before_another_takes_over() {
+    let shared = MemoryStore::new();
+    let (here, there) = (Faulty::over(&shared), Faulty::over(&shared));
+    let (a, b) = (key().with_store(here.clone()), key().with_store(there));
+    let retry = final_retry(&a).await;
+    let (inside, overlaps, finished) = (AtomicU32::new(0), AtomicU32::new(0), AtomicU32::new(0));
+    let body = async |ask: &Ask| {
+        ask.run(async {
+            let _ = ask.form::<Trip>("trip").await?;
+            let _ = ask.confirm("pay", "Pay 120 EUR?").await?;
+            if inside.fetch_add(1, Ordering::SeqCst) > 0 {
+                overlaps.fetch_add(1, Ordering::SeqCst);
+            }
+            // Leaves the effect however the body ends: stopped at an await too.
+            struct Leaving<'a>(&'a AtomicU32);
+            impl Drop for Leaving<'_> {
+                fn drop(&mut self) {
+                    self.0.fetch_sub(1, Ordering::SeqCst);
+                }
+            }
+            let _leaving = Leaving(&inside);
+            // A long effect, in steps: each an await at which a fenced body stops.
+            for _ in 0..60 {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            finished.fetch_add(1, Ordering::SeqCst);
+            Ok(format!("paid, taken over: {}", ask.taken_over()))
+        })
+        .await
+    };
+    let on_a = ask(&retry, &a);
+    let cut = async {
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        here.cut.store(true, Ordering::SeqCst);
+    };
+    let taker = async {
+        tokio::time::sleep(StateKey::DEFAULT_LEASE + Duration::from_secs(2)).await;
+        body(&ask(&retry, &b)).await
+    };
+    let (stopped, (), taken) = tokio::join!(body(&on_a), cut, taker);
+    let stopped = rpc(&stopped);
+    assert!(
+        stopped.message.contains("could not reach its state store"),
+        "{stopped:?}"
+    );
+    assert_eq!(done(taken), "paid, taken over: true");
+    assert_eq!(overlaps.load(Ordering::SeqCst), 0, "never two at once");
+    assert_eq!(finished.load(Ordering::SeqCst), 1);
+}
+
+/// A body that blocks its thread for longer than the lease keeps its claim on a multi-thread
+/// runtime (the keeper is a task of its own): a duplicate waits for its ending, and the body
+/// runs once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_blocks_its_thread_runs_once() {
+    let lease = Duration::from_millis(300);
+    let key = key().with_store(MemoryStore::new()).with_lease(lease);
+    let retry = final_retry(&key).await;
+    let paid = Arc::new(AtomicU32::new(0));
+    let run = |paid: Arc<AtomicU32>| {
+        let (retry, key) = (retry.clone(), key.clone());
+        tokio::spawn(async move {
+            let ask = ask(&retry, &key);
+            ask.run(async {
+                let _ = ask.form::<Trip>("trip").await?;
+                let _ = ask.confirm("pay", "Pay 120 EUR?").await?;
+                // A blocking client, or CPU work: the thread does nothing else for a while.
+                std::thread::sleep(lease * 4);
+                Ok(format!("paid {}", paid.fetch_add(1, Ordering::SeqCst) + 1))
+            })
+            .await
+        })
+    };
+    let first = run(Arc::clone(&paid));
+    tokio::time::sleep(lease * 2).await;
+    let duplicate = run(Arc::clone(&paid));
+    let (first, duplicate) = (first.await.unwrap(), duplicate.await.unwrap());
+    assert_eq!(
+        (done(first), done(duplicate)),
+        ("paid 1".to_owned(), "paid 1".to_owned())
+    );
+    assert_eq!(paid.load(Ordering::SeqCst), 1);
+}
+
+/// Callers without a credential, told apart by where they come from: one finishes its call
+/// while another floods a small store.
+#[tokio::test(flavor = "current_thread")]
+async fn an_anonymous_call_finishes_while_another_anonymous_caller_floods() {
+    let key = key().with_store(MemoryStore::new().with_cap(40));
+    let from = |mut call: Call, origin: &str| {
+        call.origin = Some(origin.to_owned());
+        call
+    };
+    let paid = AtomicU32::new(0);
+    let body = pay(&paid);
+    let (_, state, _) =
+        round_of(body(&ask(&from(call(ROUNDS, None, None), "10.0.0.1"), &key)).await);
+    let mut next = from(
+        call(ROUNDS, answers(&[("trip", oslo())]), Some(state)),
+        "10.0.0.1",
+    );
+    for step in 0..2 {
+        // The flood, between each of the caller's rounds: many calls begun, never finished.
+        for _ in 0..200 {
+            let flood = from(call(ROUNDS, None, None), "10.0.0.66");
+            let _ = round_of(body(&ask(&flood, &key)).await);
+        }
+        let asked = body(&ask(&next, &key)).await;
+        if step == 1 {
+            assert_eq!(done(asked), "paid for Oslo");
+            break;
+        }
+        let (keys, state, messages) = round_of(asked);
+        assert_eq!(keys, ["pay"]);
+        assert_eq!(messages, ["Pay 120 EUR?"], "never asked again");
+        next = from(
+            call(ROUNDS, answers(&[("pay", yes())]), Some(state)),
+            "10.0.0.1",
+        );
+    }
+    assert_eq!(paid.load(Ordering::SeqCst), 1);
+}
+
+/// Three requests of one call, each with a key made per request by `StateKey::random()` (as
+/// in a streamable HTTP service's factory), finish the call: it is one key per process.
+#[tokio::test(flavor = "current_thread")]
+async fn keys_made_per_request_by_random_finish_the_call() {
+    let paid = AtomicU32::new(0);
+    let body = pay(&paid);
+    let fresh = || StateKey::random().unwrap();
+    let (_, state, _) = round_of(body(&ask(&call(ROUNDS, None, None), &fresh())).await);
+    let retry = call(ROUNDS, answers(&[("trip", oslo())]), Some(state));
+    let (keys, state, _) = round_of(body(&ask(&retry, &fresh())).await);
+    assert_eq!(keys, ["pay"]);
+    let last = call(ROUNDS, answers(&[("pay", yes())]), Some(state));
+    assert_eq!(done(body(&ask(&last, &fresh())).await), "paid for Oslo");
+    assert_eq!(paid.load(Ordering::SeqCst), 1);
 }

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use elicit_core::ask::{Claim, MemoryStore, Round, RoundStore};
+use elicit_core::ask::{Claim, MemoryStore, Round, RoundStore, StateKey};
 
 const LEASE: Duration = Duration::from_secs(60);
 
@@ -27,7 +27,13 @@ async fn contract(store: &impl RoundStore, tag: &str) {
     let same_elsewhere = at("a", 1, "yes", "two");
     let other_answers = at("a", 1, "no", "three");
 
+    // A call's first round is asked before it is claimed: a claim of a call with no entry is
+    // one the store let go or lost.
+    assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::Forgotten));
+    assert_eq!(store.begin(&first).await, Ok(generation.clone()));
     assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::First));
+    // Asked again (a first call sent twice has two ids; this is the same call): no change.
+    assert_eq!(store.begin(&first).await, Ok(generation.clone()));
     assert_eq!(
         store.claim(&same_elsewhere, LEASE).await,
         Ok(Claim::Running)
@@ -61,23 +67,34 @@ async fn contract(store: &impl RoundStore, tag: &str) {
     assert_eq!(store.claim(&next, LEASE).await, Ok(Claim::First));
     assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::Used));
 
-    // A released round runs again; only its claimant releases it.
-    let faulty = at("b", 1, "yes", "one");
+    // A released round runs again, with any answers; only its claimant releases it; and the
+    // round before it stays used.
+    store.begin(&at("b", 1, "", "")).await.unwrap();
+    let before = at("b", 1, "yes", "one");
+    assert_eq!(store.claim(&before, LEASE).await, Ok(Claim::First));
+    assert_eq!(store.record(&before, "asked round 2").await, Ok(true));
+    let faulty = at("b", 2, "yes", "one");
     assert_eq!(store.claim(&faulty, LEASE).await, Ok(Claim::First));
-    store.release(&at("b", 1, "yes", "two")).await.unwrap();
+    store.release(&at("b", 2, "yes", "two")).await.unwrap();
     assert_eq!(
-        store.claim(&at("b", 1, "yes", "two"), LEASE).await,
+        store.claim(&at("b", 2, "yes", "two"), LEASE).await,
         Ok(Claim::Running)
     );
     store.release(&faulty).await.unwrap();
     assert_eq!(
-        store.claim(&at("b", 1, "no", "two"), LEASE).await,
+        store.claim(&at("b", 1, "yes", "two"), LEASE).await,
+        Ok(Claim::Used)
+    );
+    assert_eq!(
+        store.claim(&at("b", 2, "no", "two"), LEASE).await,
         Ok(Claim::First)
     );
 
-    // A lease that passed lets another claimant take the round over; one renewed holds.
+    // A lease that passed lets another claimant take the round over, as a take-over; one
+    // renewed holds.
     let short = Duration::from_millis(300);
     let (one, two) = (at("c", 1, "yes", "one"), at("c", 1, "yes", "two"));
+    store.begin(&one).await.unwrap();
     assert_eq!(store.claim(&one, short).await, Ok(Claim::First));
     for _ in 0..3 {
         tokio::time::sleep(short / 3).await;
@@ -85,20 +102,24 @@ async fn contract(store: &impl RoundStore, tag: &str) {
     }
     assert_eq!(store.claim(&two, short).await, Ok(Claim::Running));
     tokio::time::sleep(short * 2).await;
-    assert_eq!(store.claim(&two, short).await, Ok(Claim::First));
+    assert_eq!(store.claim(&two, short).await, Ok(Claim::TakenOver));
     // The first claimant's late record is not kept, and it says so.
     assert_eq!(store.record(&one, "late").await, Ok(false));
+    assert_eq!(store.renew(&one, short).await, Ok(false));
     assert_eq!(store.record(&two, "kept").await, Ok(true));
 
-    // A round is forgotten once its state expires.
+    // A round is kept past its state's expiry by the clock skew allowed, so that a process
+    // whose clock is behind still finds it.
     let mut brief = at("d", 1, "yes", "one");
     brief.expires = SystemTime::now() + Duration::from_millis(300);
+    store.begin(&brief).await.unwrap();
     assert_eq!(store.claim(&brief, LEASE).await, Ok(Claim::First));
     assert_eq!(store.record(&brief, "1").await, Ok(true));
     tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(StateKey::MAX_CLOCK_SKEW >= Duration::from_secs(10));
     assert_eq!(
         store.claim(&at("d", 1, "no", "two"), LEASE).await,
-        Ok(Claim::First)
+        Ok(Claim::Used)
     );
 
     // A state issued under another generation is forgotten, whatever the store holds.
@@ -157,6 +178,8 @@ mod redis {
         );
         assert_ne!(mine, theirs);
         let tag = tag();
+        store.begin(&round(&tag, 1, "", "", "")).await.unwrap();
+        other.begin(&round(&tag, 1, "", "", "")).await.unwrap();
         assert_eq!(
             store.claim(&round(&tag, 1, "y", "1", &mine), LEASE).await,
             Ok(Claim::First)
@@ -186,6 +209,7 @@ mod redis {
         let store = RedisStore::open(&redis.url, "elicit-test:").unwrap();
         let generation = store.generation().await.unwrap();
         let first = round("gone", 1, "yes", "one", &generation);
+        store.begin(&first).await.unwrap();
         assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::First));
         redis.stop();
         let error = store.claim(&first, LEASE).await.unwrap_err();
@@ -210,6 +234,7 @@ mod redis {
         assert_ne!(now, generation);
         assert_eq!(store.claim(&first, LEASE).await, Ok(Claim::Forgotten));
         let back = round("back", 1, "yes", "one", &now);
+        store.begin(&back).await.unwrap();
         assert_eq!(store.claim(&back, LEASE).await, Ok(Claim::First));
     }
 
@@ -223,6 +248,7 @@ mod redis {
         let store = RedisStore::open(&redis.url, "elicit-test:").unwrap();
         let generation = store.generation().await.unwrap();
         let paid = round("paid", 1, "yes", "one", &generation);
+        store.begin(&paid).await.unwrap();
         assert_eq!(store.claim(&paid, LEASE).await, Ok(Claim::First));
         assert_eq!(store.record(&paid, "sealed").await, Ok(true));
         redis.restart(false).unwrap();

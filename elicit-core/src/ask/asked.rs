@@ -182,11 +182,19 @@ const STATE_IN_PROGRESS: &str =
 /// codec advises.
 const STATE_REFUSED: &str = "the requestState was refused: it was altered, has expired, or belongs to another call or caller; call the tool again without it";
 
-/// What the client is told of a store that failed: its own text goes to the server's traces.
+/// What the client is told of a store that failed before the body ran: its own text goes to
+/// the server's traces.
 const STORE_UNAVAILABLE: &str = "the state store is unavailable; nothing ran, try again shortly";
 
-/// What the client is told of a call whose rounds keep reaching a store that never saw them.
-const STATE_FORGOTTEN: &str = "this call cannot go on: its rounds keep reaching servers that have no record of them (they may not share one store), so its earlier answers may or may not have taken effect";
+/// What the client is told of a store that could not keep a first call's round: the body ran
+/// up to its first question.
+const STORE_UNKEPT: &str = "the state store is unavailable, so the tool's questions could not be asked; call the tool again shortly";
+
+/// What the client is told of a call whose rounds go to servers that do not share one store.
+const STATE_UNSHARED: &str = "this call cannot go on: its rounds reach servers that have no record of them (they do not share one store), so its earlier answers may or may not have taken effect";
+
+/// What the client is told of a call whose store kept losing its rounds.
+const STATE_FORGOTTEN: &str = "this call cannot go on: the server lost its record of the call's rounds again and again (its store restarted, or let them go to make room), so its earlier answers may or may not have taken effect; call the tool again";
 
 /// How an interrupted call ends on the wire, whatever the SDK.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -265,6 +273,12 @@ impl Interrupt {
             }
             Interrupt::State(StateError::Forgotten) => {
                 Ending::Rpc(RpcError::internal(STATE_FORGOTTEN))
+            }
+            Interrupt::State(StateError::Unshared) => {
+                Ending::Rpc(RpcError::internal(STATE_UNSHARED))
+            }
+            Interrupt::State(StateError::Unkept(_)) => {
+                Ending::Rpc(RpcError::internal(STORE_UNKEPT))
             }
             Interrupt::State(e @ StateError::TooLarge { .. }) => Ending::ToolError {
                 text: e.to_string(),

@@ -1,28 +1,34 @@
-//! Claiming a round before its body runs, keeping the claim while it runs, and recording how
-//! it ended: the engine's side of [`RoundStore`](super::RoundStore).
+//! The driver of a claimed round's [`Machine`]: the claim, the keeper task that renews it while
+//! the body runs (and records an ending whose first record failed), the fence that stops the
+//! body, and the record or release of how it ended. Every decision is the machine's; this file
+//! only does the I/O and feeds the answers back.
 
-use std::convert::Infallible;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Instant, SystemTime};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use tokio::sync::Notify;
 
 use super::asked::{Asked, Ending, Interrupt};
 use super::key::StateKey;
+use super::machine::{Claiming, Fence, Keep, Machine, Recorded as Kept, Settle, Verdict};
 use super::state::StateError;
-use super::store::{Claim, Round, RoundStore};
+use super::store::{Round, RoundStore};
 use super::{Ask, trace};
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
 
-/// How often a retry looks again for the ending of the same retry running elsewhere.
-const POLL: Duration = Duration::from_millis(50);
-
 /// What the client gets for a round whose call was dropped mid-body: nobody can say how far
 /// the body went.
 const STOPPED_MIDWAY: &str = "the call was stopped before its tool finished (its request was cancelled, or its connection closed), so what the tool was doing may or may not have happened; call the tool again to start over";
+
+/// What the client gets for a body stopped because its claim could not be renewed.
+const FENCED_LAPSING: &str = "the server could not reach its state store to keep its hold on this round, so it stopped the tool before another server could run it: what the tool was doing may or may not have happened; call the tool again to start over";
+
+/// What the client gets for a body stopped because another took its round over.
+const FENCED_LOST: &str = "this round was taken over by another copy of the same request while its tool ran, so the tool was stopped here: what it was doing may or may not have happened, and the other copy's result is the call's";
 
 /// A round's ending as a store keeps it, sealed: what the body came to, before any SDK
 /// writes it.
@@ -49,82 +55,236 @@ pub(super) enum Claimed<R> {
     Forgotten,
 }
 
-/// A round this call holds, with what it takes to keep, record or release it, also from a
-/// drop guard.
-#[derive(Clone)]
-pub(super) struct Held {
+/// A round this call holds: its machine, shared with the keeper task.
+pub(super) struct Held(Arc<Shared>);
+
+struct Shared {
     round: Round,
     store: Arc<dyn RoundStore>,
     key: StateKey,
     /// What the recorded ending is bound to: the call's binding and the round.
     context: Vec<u8>,
+    machine: Mutex<Machine>,
+    /// Wakes the keeper: the machine changed.
+    changed: Notify,
+    /// Wakes the call: its body is fenced.
+    fenced: Notify,
+}
+
+/// Now, on the driver's clock: tokio's, so that a paused clock drives the machine too.
+fn now() -> Instant {
+    tokio::time::Instant::now().into_std()
 }
 
 impl Ask {
-    /// Claims the round of a retry whose state verified, waiting up to
-    /// [`StateKey::CLAIM_WAIT`] for the same retry running elsewhere.
+    /// Claims the round of a retry whose state verified, waiting, with a growing pause between
+    /// claims, up to [`StateKey::claim_wait`] for the same retry running elsewhere.
     pub(super) async fn claim<R: DeserializeOwned>(&self) -> Result<Claimed<R>, Interrupt> {
         let Some((round, context)) = self.round() else {
             return Ok(Claimed::Unclaimed);
         };
         let key = self.key();
         let store = key.store();
-        let waited = tokio::time::Instant::now();
+        let mut claiming = Claiming::new(now(), key.claim_wait());
         loop {
-            let claim = store.claim(&round, key.lease()).await.map_err(|e| {
-                trace::store_failed(&e);
-                Interrupt::State(StateError::Store(e.0))
-            })?;
-            match claim {
-                Claim::First => {
-                    let held = Held {
+            let sent = now();
+            let answer = store.claim(&round, key.lease()).await;
+            match claiming.answered(now(), answer) {
+                Verdict::Run { taken_over } => {
+                    if taken_over {
+                        trace::taken_over(round.number);
+                    }
+                    let remaining = round
+                        .expires
+                        .duration_since(SystemTime::now())
+                        .unwrap_or_default();
+                    let expires = now() + remaining + StateKey::MAX_CLOCK_SKEW;
+                    let machine = Machine::claimed(sent, key.lease(), expires, taken_over);
+                    let shared = Shared {
                         round,
                         store,
                         key: key.clone(),
                         context,
+                        machine: Mutex::new(machine),
+                        changed: Notify::new(),
+                        fenced: Notify::new(),
                     };
-                    return Ok(Claimed::Ours(held));
+                    return Ok(Claimed::Ours(Held(Arc::new(shared))));
                 }
-                Claim::Recorded(sealed) => return Ok(Claimed::Ran(replay(key, &sealed, &context))),
-                Claim::Used => return Err(Interrupt::State(StateError::Replayed)),
-                Claim::Forgotten => return Ok(Claimed::Forgotten),
-                Claim::Running if waited.elapsed() < StateKey::CLAIM_WAIT => {
-                    tokio::time::sleep(POLL).await;
+                Verdict::Wait(pause) => tokio::time::sleep(pause).await,
+                Verdict::Replay(sealed) => {
+                    return Ok(Claimed::Ran(replay(key, &sealed, &context)));
                 }
-                Claim::Running => return Err(Interrupt::State(StateError::InProgress)),
+                Verdict::Used => return Err(Interrupt::State(StateError::Replayed)),
+                Verdict::Forgotten => return Ok(Claimed::Forgotten),
+                Verdict::InProgress => return Err(Interrupt::State(StateError::InProgress)),
+                Verdict::Failed(e) => {
+                    trace::store_failed(&e);
+                    return Err(Interrupt::State(StateError::Store(e.0)));
+                }
             }
         }
     }
 }
 
 impl Held {
-    /// Renews the claim every third of its lease, for as long as it is awaited: while the body
-    /// runs.
-    pub(super) async fn keep(&self) -> Infallible {
-        let lease = self.key.lease();
+    fn machine(&self) -> MutexGuard<'_, Machine> {
+        self.0.machine()
+    }
+
+    /// Whether the round runs as a take-over.
+    pub(super) fn taken_over(&self) -> bool {
+        self.machine().taken_over()
+    }
+
+    /// Starts the keeper, a task of its own, so that a body that blocks its thread does not
+    /// keep it from renewing the claim on a multi-thread runtime. The call yields once, so that
+    /// the keeper is polled before the body runs: a task spawned from a worker waits in that
+    /// worker's own next slot, which no other worker takes, and a body that blocks the worker
+    /// at once would hold it there.
+    pub(super) async fn keep(&self) {
+        tokio::spawn(keeper(Arc::clone(&self.0)));
+        tokio::task::yield_now().await;
+    }
+
+    /// Waits until the body must stop, and says why, as the call's stop: woken by the keeper
+    /// (a renewal refused), or by the fence's own time.
+    pub(super) async fn fenced(&self) -> Interrupt {
         loop {
-            tokio::time::sleep(lease / 3).await;
-            match self.store.renew(&self.round, lease).await {
-                Ok(true) => {}
-                Ok(false) => {
-                    trace::lease_lost();
-                    return std::future::pending().await;
+            let notified = self.0.fenced.notified();
+            let wake = match self.machine().watch(now()) {
+                Ok(wake) => wake,
+                Err(fence) => {
+                    trace::fenced(fence);
+                    let text = match fence {
+                        Fence::Lapsing => FENCED_LAPSING,
+                        Fence::Lost => FENCED_LOST,
+                    };
+                    return Interrupt::Error(RpcError::internal(text));
                 }
-                Err(e) => trace::store_failed(&e),
+            };
+            tokio::select! {
+                () = tokio::time::sleep_until(wake.into()) => {}
+                () = notified => {}
             }
         }
     }
 
     /// Records what the round came to, whatever it was, or releases it where it stopped before
-    /// any effect could have happened, so that the client's retry runs.
+    /// any effect could have happened, so that the client's retry runs. A record that fails is
+    /// left to the keeper, which tries again while the claim holds.
     pub(super) async fn settle<R: Serialize>(&self, asked: &Asked<R>) {
-        let recorded = match asked {
-            Asked::Stopped(stop) if stop.releases_round() => {
-                if let Err(e) = self.store.release(&self.round).await {
+        let ending = match asked {
+            Asked::Stopped(stop) if stop.releases_round() => None,
+            asked => match self.0.seal(&Recorded::of(asked)) {
+                Some(sealed) => Some(sealed),
+                None => return self.0.give_up(),
+            },
+        };
+        let settle = self.machine().ended(now(), ending);
+        self.0.changed.notify_one();
+        match settle {
+            Settle::Record(sealed) => {
+                let answer = self.0.store.record(&self.0.round, &sealed).await;
+                self.0.recorded(answer);
+            }
+            Settle::Release => {
+                if let Err(e) = self.0.store.release(&self.0.round).await {
                     trace::store_failed(&e);
                 }
-                return;
             }
+            Settle::Nothing => trace::late_record(),
+        }
+    }
+
+    /// A guard that records the round as stopped mid-way, if the call is dropped before it
+    /// settles.
+    pub(super) fn guard(&self) -> Unsettled {
+        Unsettled(Some(Arc::clone(&self.0)))
+    }
+}
+
+impl Shared {
+    fn machine(&self) -> MutexGuard<'_, Machine> {
+        // No code panics while holding the lock; a poisoned one still holds consistent data.
+        self.machine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `recorded`, sealed for this round, or `None` (traced) where it cannot be sealed.
+    fn seal(&self, recorded: &Recorded) -> Option<String> {
+        // A tagged enum of JSON values always serializes.
+        let bytes = serde_json::to_vec(recorded).unwrap_or_default();
+        match self.key.seal_bytes(&bytes, &self.context) {
+            Ok(sealed) => Some(sealed),
+            Err(e) => {
+                trace::state_failed(&e);
+                None
+            }
+        }
+    }
+
+    /// Ends the round with nothing recorded: its ending could not be sealed (traced).
+    fn give_up(&self) {
+        self.machine().give_up();
+        self.changed.notify_one();
+    }
+
+    /// Feeds a record's answer to the machine, and wakes the keeper where it has more to do.
+    fn recorded(&self, answer: Result<bool, super::StoreError>) {
+        if let Err(e) = &answer {
+            trace::store_failed(e);
+        }
+        match self.machine().recorded(now(), answer) {
+            Kept::Landed => {}
+            Kept::Lost => trace::late_record(),
+            Kept::Later => trace::record_later(),
+        }
+        self.changed.notify_one();
+    }
+}
+
+/// The keeper of a claimed round: it renews the claim, stops the body where the claim could
+/// lapse, and records an ending the call could not, until the machine has nothing more to do.
+async fn keeper(shared: Arc<Shared>) {
+    loop {
+        let changed = shared.changed.notified();
+        let next = {
+            let mut machine = shared.machine();
+            let next = machine.next(now());
+            if machine.fence().is_some() {
+                shared.fenced.notify_one();
+            }
+            next
+        };
+        match next {
+            Keep::Stop => return,
+            Keep::Sleep(until) => {
+                tokio::select! {
+                    () = tokio::time::sleep_until(until.into()) => {}
+                    () = changed => {}
+                }
+            }
+            Keep::Renew => {
+                let sent = now();
+                let answer = shared.store.renew(&shared.round, shared.key.lease()).await;
+                match &answer {
+                    Err(e) => trace::store_failed(e),
+                    Ok(false) => trace::lease_lost(),
+                    Ok(true) => {}
+                }
+                shared.machine().renewed(sent, now(), answer);
+            }
+            Keep::Record(sealed) => {
+                let answer = shared.store.record(&shared.round, &sealed).await;
+                shared.recorded(answer);
+            }
+        }
+    }
+}
+
+impl Recorded {
+    fn of<R: Serialize>(asked: &Asked<R>) -> Recorded {
+        match asked {
             Asked::Done(result) => match serde_json::to_value(result) {
                 Ok(result) => Recorded::Done(result),
                 Err(e) => Recorded::Stopped(Ending::Rpc(RpcError::internal(format!(
@@ -136,28 +296,7 @@ impl Held {
                 state: required.request_state().map(str::to_owned),
             },
             Asked::Stopped(stop) => Recorded::Stopped(stop.ending()),
-        };
-        self.record(&recorded).await;
-    }
-
-    async fn record(&self, recorded: &Recorded) {
-        // A tagged enum of JSON values always serializes.
-        let bytes = serde_json::to_vec(recorded).unwrap_or_default();
-        let sealed = match self.key.seal_bytes(&bytes, &self.context) {
-            Ok(sealed) => sealed,
-            Err(e) => return trace::state_failed(&e),
-        };
-        match self.store.record(&self.round, &sealed).await {
-            Ok(true) => {}
-            Ok(false) => trace::late_record(),
-            Err(e) => trace::store_failed(&e),
         }
-    }
-
-    /// A guard that records the round as stopped mid-way, if the call is dropped before it
-    /// settles.
-    pub(super) fn guard(&self) -> Unsettled {
-        Unsettled(Some(self.clone()))
     }
 }
 
@@ -191,8 +330,9 @@ fn replay<R: DeserializeOwned>(key: &StateKey, sealed: &str, context: &[u8]) -> 
 }
 
 /// Records a claimed round as stopped mid-way if the call never settles it: the call's future
-/// was dropped while the body ran, so nobody can say how far it went.
-pub(super) struct Unsettled(Option<Held>);
+/// was dropped while the body ran, so nobody can say how far it went. It needs no runtime of
+/// its own: the keeper, already running, makes the record.
+pub(super) struct Unsettled(Option<Arc<Shared>>);
 
 impl Unsettled {
     /// The round was settled.
@@ -203,13 +343,19 @@ impl Unsettled {
 
 impl Drop for Unsettled {
     fn drop(&mut self) {
-        let (Some(held), Ok(runtime)) = (self.0.take(), tokio::runtime::Handle::try_current())
-        else {
+        let Some(shared) = self.0.take() else {
             return;
         };
-        runtime.spawn(async move {
-            let ending = Ending::Rpc(RpcError::internal(STOPPED_MIDWAY));
-            held.record(&Recorded::Stopped(ending)).await;
-        });
+        let ending = Recorded::Stopped(Ending::Rpc(RpcError::internal(STOPPED_MIDWAY)));
+        let Some(sealed) = shared.seal(&ending) else {
+            return shared.give_up();
+        };
+        {
+            let mut machine = shared.machine();
+            if let Settle::Record(_) = machine.ended(now(), Some(sealed)) {
+                machine.hand_over(now());
+            }
+        }
+        shared.changed.notify_one();
     }
 }

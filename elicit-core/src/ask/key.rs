@@ -148,16 +148,27 @@ impl StateKey {
     pub const DEFAULT_TTL: Duration = Duration::from_secs(60 * 60);
 
     /// How long a claim holds a round by default, renewed every third of it while the body
-    /// runs: a round whose process died is taken over within it.
-    pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
+    /// runs (every ten seconds): a round whose process died is taken over once it passes, and
+    /// a body whose claim was not renewed for two thirds of it is stopped at its next await.
+    /// Thirty seconds lets a store stall for twenty (a Redis failing over, say) without
+    /// stopping a body.
+    pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
     /// The shortest lease: a shorter one is raised to it.
     pub const MIN_LEASE: Duration = Duration::from_millis(100);
 
-    /// How long a retry waits for the same retry, running elsewhere, to record its ending:
-    /// twice the default lease, so that it outlasts the lease of a claimant that died. Then
-    /// it ends with an "in progress" error, and the client may retry it.
-    pub const CLAIM_WAIT: Duration = Duration::from_secs(10);
+    /// How long a retry waits for the same retry, running elsewhere, to record its ending,
+    /// with the default lease: beyond the lease, so that it outlasts the lease of a claimant
+    /// that died and takes the round over. Then it ends with an "in progress" error, and the
+    /// client may retry it. A longer lease waits a third longer than the lease
+    /// ([`claim_wait`](Self::claim_wait)).
+    pub const CLAIM_WAIT: Duration = Duration::from_secs(40);
+
+    /// How far the clocks of a fleet's processes may be from each other's and the store's:
+    /// a store keeps a call's entry this long past its state's expiry, so that a process whose
+    /// clock is behind still finds it while the state opens there. Leases and the fence are
+    /// measured on one clock each, and need no such bound.
+    pub const MAX_CLOCK_SKEW: Duration = Duration::from_secs(60);
 
     /// The largest state a key seals by default, as JSON before it is sealed, in bytes:
     /// 256 KiB, which is at most about 342 KiB once sealed and written as base64, well within
@@ -179,11 +190,22 @@ impl StateKey {
         Ok(key)
     }
 
-    /// A random key, for one process.
+    /// The process's random key: made from random bytes the first time, and the same key
+    /// every time after in one process, so that a key made per request (in a streamable HTTP
+    /// service's factory, which runs per request on 2026-07-28) still opens the states of the
+    /// call's earlier rounds. Another process holds another: a fleet needs
+    /// [`new`](Self::new) with a shared secret.
     pub fn random() -> Result<Self, StateKeyError> {
-        let mut secret = vec![0u8; 32];
-        getrandom::fill(&mut secret).map_err(|e| StateKeyError::Random(e.to_string()))?;
-        Ok(Self::of(sealer(secret)?))
+        static RANDOM: OnceLock<Result<Sealer, String>> = OnceLock::new();
+        let sealer = RANDOM.get_or_init(|| {
+            let mut secret = vec![0u8; 32];
+            getrandom::fill(&mut secret).map_err(|e| e.to_string())?;
+            sealer(secret).map_err(|e| e.to_string())
+        });
+        match sealer {
+            Ok(sealer) => Ok(Self::of(sealer.clone())),
+            Err(e) => Err(StateKeyError::Random(e.clone())),
+        }
     }
 
     fn of(sealer: Sealer) -> Self {
@@ -253,10 +275,14 @@ impl StateKey {
         self
     }
 
-    /// How long a claim holds a round ([`DEFAULT_LEASE`](Self::DEFAULT_LEASE), five seconds,
-    /// by default, and never less than [`MIN_LEASE`](Self::MIN_LEASE)). While the body runs,
-    /// the claim is renewed every third of it, however long the body takes; a round whose
-    /// process died is taken over by a retry once the lease passes.
+    /// How long a claim holds a round ([`DEFAULT_LEASE`](Self::DEFAULT_LEASE), thirty
+    /// seconds, by default, and never less than [`MIN_LEASE`](Self::MIN_LEASE)). While the
+    /// body runs, the claim is renewed every third of it by a task of its own, however long
+    /// the body takes and even while it blocks its thread on a multi-thread runtime; a body
+    /// whose claim was not renewed for two thirds of it (a store out of reach) is stopped at
+    /// its next await, and a round whose process died is taken over by a retry once the lease
+    /// passes. A shorter lease takes a dead process's round over sooner; a longer one rides
+    /// out a slower store.
     #[must_use]
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease.max(Self::MIN_LEASE);
@@ -298,6 +324,14 @@ impl StateKey {
 
     pub(super) fn lease(&self) -> Duration {
         self.lease
+    }
+
+    /// How long a retry waits for the same retry running elsewhere:
+    /// [`CLAIM_WAIT`](Self::CLAIM_WAIT), or a third more than the key's lease where that is
+    /// longer.
+    #[must_use]
+    pub fn claim_wait(&self) -> Duration {
+        Self::CLAIM_WAIT.max(self.lease + self.lease / 3)
     }
 
     /// How long a sealed state stays valid after it is sent: the longest a retry may take to

@@ -5,6 +5,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, SystemTime};
 
+use tokio::time::Instant;
+
 use super::port::PortFuture;
 use super::store::{Claim, Round, RoundStore, StoreError};
 use super::trace;
@@ -18,15 +20,14 @@ use super::trace;
 ///
 /// **Room.** It holds one entry per call (its latest round) for up to
 /// [`cap`](MemoryStore::with_cap) calls ([`DEFAULT_CAP`](Self::DEFAULT_CAP)), and one
-/// principal (one caller; all callers without a credential are one) holds at most a quarter
-/// of them ([`with_principal_cap`](Self::with_principal_cap)). To make room for a new claim,
-/// it lets go of the oldest *recorded* round: the principal's own where the principal is at
-/// its cap, else the store's. It never lets a running round go, so a claim fails only where
-/// every entry it could let go is running. What exactly-once then guarantees: a round's
-/// ending is kept until its state expires, or until the store lets it go to make room,
-/// whichever comes first; a retry of a round it let go is [`Forgotten`](Claim::Forgotten),
-/// so it is asked again, saying so, and never run again in silence. Each round it lets go is
-/// traced. Every step costs a constant amortised time, at the cap too.
+/// principal (one caller, as [`Call::origin`](super::Call::origin) tells callers apart) holds
+/// at most a quarter of them ([`with_principal_cap`](Self::with_principal_cap)). To make room
+/// for a new entry, it lets go of the oldest entry that is not running: the principal's own
+/// where the principal is at its cap, else the store's. It never lets a running round go, so
+/// a claim fails only where every entry it could let go is running. A call whose entry was let
+/// go is the only one that notices: its retry is [`Forgotten`](Claim::Forgotten), so it is
+/// asked again, saying so, and never run again in silence. How many entries were let go is
+/// traced once a minute at most. Every step costs a constant amortised time, at the cap too.
 pub struct MemoryStore {
     rounds: Arc<Mutex<Rounds>>,
     cap: usize,
@@ -61,21 +62,21 @@ struct Rounds {
     /// Every entry, in the order it was made: a state expires a time to live after it was
     /// issued, so about the order in which entries may be forgotten.
     made: Order,
-    /// The recorded entries, in the order they were recorded.
-    recorded: Order,
+    /// The entries that may be let go, in the order they became so.
+    idle: Order,
     principals: HashMap<String, Principal>,
     /// The stamp of the next entry.
     next: u64,
+    /// Entries let go since the last trace of them, and when that was.
+    let_go: u64,
+    reported: Option<Instant>,
 }
 
 /// What one principal holds.
 #[derive(Default)]
 struct Principal {
     held: usize,
-    recorded: Order,
-    /// The latest expiry of an entry of its that was let go: a round that expires no later
-    /// may have been one.
-    let_go: Option<SystemTime>,
+    idle: Order,
 }
 
 struct Entry {
@@ -89,8 +90,21 @@ struct Entry {
 }
 
 enum Held {
-    Running { claimant: String, until: SystemTime },
+    /// The round is about to be asked.
+    Asked,
+    Running {
+        claimant: String,
+        until: Instant,
+    },
     Recorded(String),
+    /// Its claimant released it: a retry of it runs.
+    Released,
+}
+
+impl Held {
+    fn idle(&self) -> bool {
+        !matches!(self, Held::Running { .. })
+    }
 }
 
 /// Calls in an order, each with the stamp of its entry then: an item whose entry has since
@@ -121,6 +135,9 @@ impl MemoryStore {
     /// The most calls a store holds by default.
     pub const DEFAULT_CAP: usize = 100_000;
 
+    /// How often, at most, the entries let go are traced.
+    const REPORT: Duration = Duration::from_secs(60);
+
     /// An empty store that holds up to [`DEFAULT_CAP`](Self::DEFAULT_CAP) calls, with a
     /// generation of its own.
     #[must_use]
@@ -134,9 +151,11 @@ impl MemoryStore {
             generation: super::state::digest(&generation),
             calls: HashMap::new(),
             made: Order::default(),
-            recorded: Order::default(),
+            idle: Order::default(),
             principals: HashMap::new(),
             next: 0,
+            let_go: 0,
+            reported: None,
         };
         MemoryStore {
             rounds: Arc::new(Mutex::new(rounds)),
@@ -190,57 +209,71 @@ impl MemoryStore {
         self.rounds.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn begin_at(&self, round: &Round, now: SystemTime) -> Result<String, StoreError> {
+        let mut rounds = self.lock();
+        rounds.forget_expired(now);
+        let later = rounds
+            .calls
+            .get(&round.call)
+            .is_some_and(|entry| entry.number >= round.number);
+        if !later {
+            rounds.remove(&round.call);
+            rounds.make_room(&round.principal, self.cap, self.principal_cap())?;
+            rounds.insert(round, Held::Asked);
+        }
+        Ok(rounds.generation.clone())
+    }
+
     fn claim_at(
         &self,
         round: &Round,
         lease: Duration,
         now: SystemTime,
+        clock: Instant,
     ) -> Result<Claim, StoreError> {
         let mut rounds = self.lock();
         if round.generation != rounds.generation {
             return Ok(Claim::Forgotten);
         }
         rounds.forget_expired(now);
-        let until = (now + lease).min(round.expires);
-        if let Some(entry) = rounds.calls.get_mut(&round.call)
-            && entry.expires > now
-        {
-            if entry.number > round.number
-                || (entry.number == round.number && entry.answers != round.answers)
-            {
-                return Ok(Claim::Used);
-            }
-            if entry.number == round.number {
-                return Ok(match &mut entry.held {
-                    Held::Recorded(ending) => Claim::Recorded(ending.clone()),
-                    Held::Running { until: held, .. } if *held > now => Claim::Running,
-                    Held::Running {
-                        claimant,
-                        until: held,
-                    } => {
-                        // Its claimant's lease passed: the round is taken over.
-                        *claimant = round.claimant.clone();
-                        *held = until;
-                        Claim::First
-                    }
-                });
-            }
-        } else if let Some(mine) = rounds.principals.get_mut(&round.principal) {
-            match mine.let_go {
-                Some(at) if round.expires <= at => return Ok(Claim::Forgotten),
-                // Every state that could have had a round let go has expired.
-                Some(at) if at <= now => mine.let_go = None,
-                _ => {}
+        let Some(entry) = rounds.calls.get_mut(&round.call) else {
+            // The call's first round made its entry: it was let go, or expired.
+            return Ok(Claim::Forgotten);
+        };
+        let until = clock + lease;
+        if entry.number > round.number {
+            return Ok(Claim::Used);
+        }
+        if entry.number == round.number {
+            let other = entry.answers != round.answers;
+            match &mut entry.held {
+                Held::Recorded(_) | Held::Running { .. } if other => return Ok(Claim::Used),
+                Held::Recorded(ending) => return Ok(Claim::Recorded(ending.clone())),
+                Held::Running { until: held, .. } if *held > clock => return Ok(Claim::Running),
+                Held::Running {
+                    claimant,
+                    until: held,
+                } => {
+                    // Its claimant's lease passed: the round is taken over.
+                    *claimant = round.claimant.clone();
+                    *held = until;
+                    return Ok(Claim::TakenOver);
+                }
+                Held::Asked | Held::Released => {}
             }
         }
-        // The call's earlier round, if any, gives way to this one.
+        // The call's earlier round (or this one, asked or released) gives way to the claim,
+        // in its place: a running entry needs no room of its own.
+        let principal = entry.principal.clone();
         rounds.remove(&round.call);
-        rounds.make_room(&round.principal, self.cap, self.principal_cap())?;
-        let running = Held::Running {
-            claimant: round.claimant.clone(),
-            until,
-        };
-        rounds.insert(round, running);
+        rounds.insert_as(
+            round,
+            principal,
+            Held::Running {
+                claimant: round.claimant.clone(),
+                until,
+            },
+        );
         Ok(Claim::First)
     }
 
@@ -251,14 +284,28 @@ impl MemoryStore {
                 && matches!(&entry.held, Held::Running { claimant, .. } if *claimant == round.claimant)
         })
     }
+
+    /// Ends the running entry of `round` as `held`, which may be let go.
+    fn settle(&self, round: &Round, held: Held) -> bool {
+        let mut rounds = self.lock();
+        match MemoryStore::running(&mut rounds, round) {
+            Some(entry) => {
+                entry.held = held;
+                rounds.idled(&round.call);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 impl Rounds {
-    /// Forgets the entries whose state has expired, from the oldest made.
+    /// Forgets the entries whose state has expired everywhere, from the oldest made.
     fn forget_expired(&mut self, now: SystemTime) {
+        let skew = super::StateKey::MAX_CLOCK_SKEW;
         while let Some((stamp, call)) = self.made.0.front() {
             match self.calls.get(call) {
-                Some(entry) if entry.stamp == *stamp && entry.expires > now => break,
+                Some(entry) if entry.stamp == *stamp && entry.expires + skew > now => break,
                 Some(entry) if entry.stamp == *stamp => {
                     let call = call.clone();
                     self.remove(&call);
@@ -270,6 +317,11 @@ impl Rounds {
     }
 
     fn insert(&mut self, round: &Round, held: Held) {
+        self.insert_as(round, round.principal.clone(), held);
+    }
+
+    /// Makes `round`'s entry, counted against `principal`.
+    fn insert_as(&mut self, round: &Round, principal: String, held: Held) {
         let stamp = self.next;
         self.next += 1;
         self.made.push(stamp, &round.call);
@@ -277,12 +329,10 @@ impl Rounds {
         self.made.compact(calls.len(), |s, c| {
             calls.get(c).is_some_and(|e| e.stamp == s)
         });
-        self.principals
-            .entry(round.principal.clone())
-            .or_default()
-            .held += 1;
+        self.principals.entry(principal.clone()).or_default().held += 1;
+        let idle = held.idle();
         let entry = Entry {
-            principal: round.principal.clone(),
+            principal,
             number: round.number,
             answers: round.answers.clone(),
             held,
@@ -290,40 +340,39 @@ impl Rounds {
             expires: round.expires,
         };
         self.calls.insert(round.call.clone(), entry);
+        if idle {
+            self.idled(&round.call);
+        }
     }
 
     fn remove(&mut self, call: &str) -> Option<Entry> {
         let entry = self.calls.remove(call)?;
         if let Some(principal) = self.principals.get_mut(&entry.principal) {
             principal.held -= 1;
-            if principal.held == 0 && principal.let_go.is_none() {
+            if principal.held == 0 {
                 self.principals.remove(&entry.principal);
             }
         }
         Some(entry)
     }
 
-    /// Marks `call`'s entry recorded, in the orders of the recorded.
-    fn recorded(&mut self, call: &str) {
+    /// Puts `call`'s entry, which may now be let go, in the orders of such entries.
+    fn idled(&mut self, call: &str) {
         let Some(entry) = self.calls.get(call) else {
             return;
         };
         let (stamp, principal) = (entry.stamp, entry.principal.clone());
         let calls = &self.calls;
-        let still = |s: u64, c: &str| {
-            calls
-                .get(c)
-                .is_some_and(|e| e.stamp == s && matches!(e.held, Held::Recorded(_)))
-        };
-        self.recorded.push(stamp, call);
-        self.recorded.compact(calls.len(), still);
+        let still = |s: u64, c: &str| calls.get(c).is_some_and(|e| e.stamp == s && e.held.idle());
+        self.idle.push(stamp, call);
+        self.idle.compact(calls.len(), still);
         let mine = self.principals.entry(principal).or_default();
-        mine.recorded.push(stamp, call);
-        mine.recorded.compact(mine.held, still);
+        mine.idle.push(stamp, call);
+        mine.idle.compact(mine.held, still);
     }
 
-    /// Lets recorded rounds go until a new entry of `principal` fits: its own oldest where it
-    /// holds its cap, then the store's oldest where the store is full.
+    /// Lets entries that are not running go until a new entry of `principal` fits: its own
+    /// oldest where it holds its cap, then the store's oldest where the store is full.
     fn make_room(
         &mut self,
         principal: &str,
@@ -345,15 +394,16 @@ impl Rounds {
         Ok(())
     }
 
-    /// Lets go of the oldest recorded entry, `principal`'s or anyone's: whether there was one.
+    /// Lets go of the oldest entry that is not running, `principal`'s or anyone's: whether
+    /// there was one.
     fn let_go_oldest(&mut self, principal: Option<&str>) -> bool {
         loop {
             let order = match principal {
                 Some(p) => match self.principals.get_mut(p) {
-                    Some(mine) => &mut mine.recorded,
+                    Some(mine) => &mut mine.idle,
                     None => return false,
                 },
-                None => &mut self.recorded,
+                None => &mut self.idle,
             };
             let Some((stamp, call)) = order.0.pop_front() else {
                 return false;
@@ -361,19 +411,27 @@ impl Rounds {
             let live = self
                 .calls
                 .get(&call)
-                .is_some_and(|e| e.stamp == stamp && matches!(e.held, Held::Recorded(_)));
+                .is_some_and(|e| e.stamp == stamp && e.held.idle());
             if !live {
                 continue;
             }
-            if let Some(entry) = self.remove(&call) {
-                let mine = self.principals.entry(entry.principal).or_default();
-                mine.let_go = Some(
-                    mine.let_go
-                        .map_or(entry.expires, |at| at.max(entry.expires)),
-                );
-                trace::let_go(entry.number);
-            }
+            self.remove(&call);
+            self.counted_let_go();
             return true;
+        }
+    }
+
+    /// Counts an entry let go, and traces how many were, once a report is due.
+    fn counted_let_go(&mut self) {
+        self.let_go += 1;
+        let now = Instant::now();
+        if self
+            .reported
+            .is_none_or(|at| now.duration_since(at) >= MemoryStore::REPORT)
+        {
+            trace::let_go(self.let_go);
+            self.let_go = 0;
+            self.reported = Some(now);
         }
     }
 }
@@ -384,12 +442,17 @@ impl RoundStore for MemoryStore {
         Box::pin(async move { Ok(generation) })
     }
 
+    fn begin<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<String, StoreError>> {
+        let begun = self.begin_at(round, SystemTime::now());
+        Box::pin(async move { begun })
+    }
+
     fn claim<'a>(
         &'a self,
         round: &'a Round,
         lease: Duration,
     ) -> PortFuture<'a, Result<Claim, StoreError>> {
-        let claim = self.claim_at(round, lease, SystemTime::now());
+        let claim = self.claim_at(round, lease, SystemTime::now(), Instant::now());
         Box::pin(async move { claim })
     }
 
@@ -402,10 +465,9 @@ impl RoundStore for MemoryStore {
         let held = match MemoryStore::running(&mut rounds, round) {
             Some(Entry {
                 held: Held::Running { until, .. },
-                expires,
                 ..
             }) => {
-                *until = (SystemTime::now() + lease).min(*expires);
+                *until = Instant::now() + lease;
                 true
             }
             _ => false,
@@ -418,23 +480,12 @@ impl RoundStore for MemoryStore {
         round: &'a Round,
         ending: &'a str,
     ) -> PortFuture<'a, Result<bool, StoreError>> {
-        let mut rounds = self.lock();
-        let kept = match MemoryStore::running(&mut rounds, round) {
-            Some(entry) => {
-                entry.held = Held::Recorded(ending.to_owned());
-                rounds.recorded(&round.call);
-                true
-            }
-            None => false,
-        };
+        let kept = self.settle(round, Held::Recorded(ending.to_owned()));
         Box::pin(async move { Ok(kept) })
     }
 
     fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>> {
-        let mut rounds = self.lock();
-        if MemoryStore::running(&mut rounds, round).is_some() {
-            rounds.remove(&round.call);
-        }
+        self.settle(round, Held::Released);
         Box::pin(async { Ok(()) })
     }
 }
@@ -461,11 +512,14 @@ mod tests {
         }
     }
 
+    fn claim(store: &MemoryStore, round: &Round) -> Result<Claim, StoreError> {
+        store.claim_at(round, LEASE, SystemTime::now(), Instant::now())
+    }
+
+    /// A call asked, then its round claimed and recorded.
     fn finished(store: &MemoryStore, round: &Round) {
-        assert_eq!(
-            store.claim_at(round, LEASE, SystemTime::now()),
-            Ok(Claim::First)
-        );
+        ready(store.begin(round)).unwrap();
+        assert_eq!(claim(store, round), Ok(Claim::First));
         assert_eq!(ready(store.record(round, "done")), Ok(true));
     }
 
@@ -479,29 +533,19 @@ mod tests {
         );
         finished(&store, &one);
         finished(&store, &two);
-        // Full of finished rounds: the next claim fits, in place of the oldest.
-        assert_eq!(
-            store.claim_at(&three, LEASE, SystemTime::now()),
-            Ok(Claim::First)
-        );
+        // Full of finished rounds: the next call fits, in place of the oldest.
+        ready(store.begin(&three)).unwrap();
+        assert_eq!(claim(&store, &three), Ok(Claim::First));
         assert_eq!(store.len(), 2);
         // The round let go is not run again in silence; the others are as they were.
-        assert_eq!(
-            store.claim_at(&one, LEASE, SystemTime::now()),
-            Ok(Claim::Forgotten)
-        );
-        assert_eq!(
-            store.claim_at(&two, LEASE, SystemTime::now()),
-            Ok(Claim::Recorded("done".into()))
-        );
-        // Running rounds are never let go: full of them, a claim fails.
+        assert_eq!(claim(&store, &one), Ok(Claim::Forgotten));
+        assert_eq!(claim(&store, &two), Ok(Claim::Recorded("done".into())));
+        // Running rounds are never let go: full of them, a new call fails.
         let four = round(&store, "4", 1, "them");
-        assert_eq!(
-            store.claim_at(&four, LEASE, SystemTime::now()),
-            Ok(Claim::First)
-        );
+        ready(store.begin(&four)).unwrap();
+        assert_eq!(claim(&store, &four), Ok(Claim::First));
         let five = round(&store, "5", 1, "them");
-        let full = store.claim_at(&five, LEASE, SystemTime::now()).unwrap_err();
+        let full = ready(store.begin(&five)).unwrap_err();
         assert!(full.0.contains("still running"), "{full}");
     }
 
@@ -512,45 +556,45 @@ mod tests {
             .map(|i| round(&store, &format!("f{i}"), 1, "c").with_principal("flood"))
             .collect();
         let mine = round(&store, "mine", 1, "c").with_principal("ada");
+        let asked = round(&store, "asked", 1, "c").with_principal("bob");
         finished(&store, &mine);
+        ready(store.begin(&asked)).unwrap();
         for round in &theirs {
             finished(&store, round);
         }
-        // The flood keeps a quarter of the store, and the others' rounds stay.
-        assert_eq!(store.len(), 1 + 2);
-        assert_eq!(
-            store.claim_at(&mine, LEASE, SystemTime::now()),
-            Ok(Claim::Recorded("done".into()))
-        );
+        // The flood keeps a quarter of the store, and the others' rounds stay, asked or
+        // finished.
+        assert_eq!(store.len(), 2 + 2);
+        assert_eq!(claim(&store, &mine), Ok(Claim::Recorded("done".into())));
+        assert_eq!(claim(&store, &asked), Ok(Claim::First));
         // Its own oldest rounds went, and their retries are forgotten, not run.
-        assert_eq!(
-            store.claim_at(&theirs[0], LEASE, SystemTime::now()),
-            Ok(Claim::Forgotten)
-        );
-        // The orders stay in proportion to what is held.
+        assert_eq!(claim(&store, &theirs[0]), Ok(Claim::Forgotten));
+        // The orders stay in proportion to what is held, and so does the principals' map.
         let rounds = store.lock();
-        assert!(rounds.recorded.0.len() <= 2 * rounds.calls.len() + 64 + 1);
+        assert!(rounds.idle.0.len() <= 2 * rounds.calls.len() + 64 + 1);
+        assert!(rounds.principals.len() <= rounds.calls.len());
     }
 
     #[test]
     fn a_lease_that_passed_lets_another_claimant_take_the_round_over() {
         let store = MemoryStore::new();
-        let now = SystemTime::now();
+        let (now, clock) = (SystemTime::now(), Instant::now());
         let (one, two) = (round(&store, "s", 1, "one"), round(&store, "s", 1, "two"));
-        assert_eq!(store.claim_at(&one, LEASE, now), Ok(Claim::First));
+        ready(store.begin(&one)).unwrap();
+        assert_eq!(store.claim_at(&one, LEASE, now, clock), Ok(Claim::First));
         assert_eq!(
-            store.claim_at(&two, LEASE, now + LEASE / 2),
+            store.claim_at(&two, LEASE, now, clock + LEASE / 2),
             Ok(Claim::Running)
         );
         assert_eq!(
-            store.claim_at(&two, LEASE, now + LEASE * 2),
-            Ok(Claim::First)
+            store.claim_at(&two, LEASE, now, clock + LEASE * 2),
+            Ok(Claim::TakenOver)
         );
         // The first claimant's late record is not kept; the second's is.
         assert_eq!(ready(store.record(&one, "1")), Ok(false));
         assert_eq!(ready(store.record(&two, "2")), Ok(true));
         assert_eq!(
-            store.claim_at(&one, LEASE, now + LEASE * 2),
+            store.claim_at(&one, LEASE, now, clock + LEASE * 2),
             Ok(Claim::Recorded("2".into()))
         );
     }
@@ -559,23 +603,40 @@ mod tests {
     fn a_call_keeps_one_entry_and_its_earlier_rounds_are_used() {
         let store = MemoryStore::new();
         finished(&store, &round(&store, "c", 1, "one"));
-        finished(&store, &round(&store, "c", 2, "one"));
+        let second = round(&store, "c", 2, "one");
+        assert_eq!(claim(&store, &second), Ok(Claim::First));
+        assert_eq!(ready(store.record(&second, "done")), Ok(true));
         assert_eq!(store.len(), 1);
         assert_eq!(
-            store.claim_at(&round(&store, "c", 1, "two"), LEASE, SystemTime::now()),
+            claim(&store, &round(&store, "c", 1, "two")),
             Ok(Claim::Used)
         );
     }
 
     #[test]
-    fn another_generation_is_forgotten() {
+    fn a_released_round_runs_again_and_keeps_the_rounds_before_it_used() {
+        let store = MemoryStore::new();
+        finished(&store, &round(&store, "c", 1, "one"));
+        let second = round(&store, "c", 2, "one");
+        assert_eq!(claim(&store, &second), Ok(Claim::First));
+        ready(store.release(&second)).unwrap();
+        assert_eq!(
+            claim(&store, &round(&store, "c", 1, "two")),
+            Ok(Claim::Used)
+        );
+        assert_eq!(
+            claim(&store, &round(&store, "c", 2, "two")),
+            Ok(Claim::First)
+        );
+    }
+
+    #[test]
+    fn another_generation_and_a_call_without_an_entry_are_forgotten() {
         let store = MemoryStore::new();
         let mut other = round(&store, "c", 1, "one");
+        assert_eq!(claim(&store, &other), Ok(Claim::Forgotten));
+        ready(store.begin(&other)).unwrap();
         other.generation = "an earlier process".into();
-        assert_eq!(
-            store.claim_at(&other, LEASE, SystemTime::now()),
-            Ok(Claim::Forgotten)
-        );
-        assert!(store.is_empty());
+        assert_eq!(claim(&store, &other), Ok(Claim::Forgotten));
     }
 }

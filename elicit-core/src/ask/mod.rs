@@ -69,6 +69,7 @@ mod asked;
 mod carry;
 mod claim;
 mod key;
+mod machine;
 mod memory;
 mod port;
 #[cfg(feature = "redis")]
@@ -178,6 +179,7 @@ pub struct Ask {
     method: Method,
     name: String,
     principal: Option<String>,
+    origin: Option<String>,
     responses: Map<String, Value>,
     request_state: Option<String>,
     pub(crate) max_rounds: u32,
@@ -223,6 +225,8 @@ pub(crate) struct Inner {
     round: Option<RoundOf>,
     /// Why the call started over, if it did: its questions say so.
     pub(crate) restart: Option<Restart>,
+    /// Whether this run of the round is a take-over of a claim that lapsed.
+    taken_over: bool,
 }
 
 /// What a verified state says of the round its retry is, beside the call and the generation
@@ -331,6 +335,7 @@ impl Ask {
             method: call.method,
             name: call.name,
             principal: call.principal,
+            origin: call.origin,
             responses: responses.unwrap_or_default(),
             request_state,
             max_rounds: Self::DEFAULT_MAX_ROUNDS,
@@ -368,8 +373,9 @@ impl Ask {
         self.key.as_ref().unwrap_or_else(|| StateKey::installed())
     }
 
-    /// What the call's state is bound to (the tool, its arguments and the caller), and a
-    /// digest of the caller's principal (empty for nobody in particular).
+    /// What the call's state is bound to (the tool, its arguments and the caller), and who the
+    /// caller is for the store's room: a digest of its principal, or of where the call came
+    /// from ([`Call::origin`]), empty for nobody in particular.
     fn binding(&self) -> Result<(Binding, String), StateError> {
         let key = self.key();
         let principal = match key.names_principals() {
@@ -381,10 +387,14 @@ impl Ask {
             Some(&self.arguments),
             principal.as_deref(),
         );
-        Ok((
-            binding,
-            principal.map(|p| digest(p.as_bytes())).unwrap_or_default(),
-        ))
+        // The store tells callers apart by the principal, or else by where the call came
+        // from, which nothing is bound to.
+        let room = match (principal, &self.origin) {
+            (Some(p), _) => digest(p.as_bytes()),
+            (None, Some(origin)) => digest(format!("origin\0{origin}").as_bytes()),
+            (None, None) => String::new(),
+        };
+        Ok((binding, room))
     }
 
     /// Caps the rounds of one call ([`DEFAULT_MAX_ROUNDS`](Self::DEFAULT_MAX_ROUNDS) by default): past it, the call fails
@@ -546,7 +556,7 @@ impl Ask {
             Ok(Claimed::Ours(held)) => Some(held),
             Ok(Claimed::Ran(recorded)) => return recorded,
             Ok(Claimed::Forgotten) => {
-                if let Err(stop) = self.start_over(Restart::Forgotten) {
+                if let Err(stop) = self.start_over().await {
                     return Asked::Stopped(stop);
                 }
                 None
@@ -556,15 +566,30 @@ impl Ask {
         let Some(held) = held else {
             return self.run_body(body).await;
         };
+        self.lock().taken_over = held.taken_over();
+        held.keep().await;
         let unsettled = held.guard();
+        // The fence first: a body whose claim may lapse stops at its next await, even where it
+        // is ready to end.
         let asked = tokio::select! {
             biased;
+            stop = held.fenced() => Asked::Stopped(stop),
             asked = self.run_body(body) => asked,
-            never = held.keep() => match never {},
         };
         held.settle(&asked).await;
         unsettled.settled();
         asked
+    }
+
+    /// Whether this run of the round is a take-over: an earlier run of the same retry held the
+    /// round, and its claim lapsed (its process died, or it was cut off from the store and its
+    /// body was stopped) before it recorded an ending. That run may have done some or all of
+    /// what the body does: an effect outside the server keyed by [`call_id`](Ask::call_id)
+    /// happens once either way; one that is not keyed can check here first. Each take-over is
+    /// traced. `false` outside a claimed round.
+    #[must_use]
+    pub fn taken_over(&self) -> bool {
+        self.lock().taken_over
     }
 
     /// Runs the body and ends the round: its result, the questions it is waiting for, or its
@@ -608,12 +633,15 @@ impl Ask {
         at: BTreeMap<String, usize>,
     ) -> Result<InputRequired, Interrupt> {
         let known = self.carried(|carried| Ok(carried.generation.clone()))?;
-        // A state is issued under the store's generation: a store that loses its records
+        // The call's first round (or the first after it started over) makes its entry in the
+        // store, so that a later claim that finds none knows the store let it go or lost it.
+        // Its state is issued under the store's generation: a store that loses its records
         // changes it, and the next round is then asked again rather than run blindly.
         if known.is_empty() {
-            let generation = self.key().store().generation().await.map_err(|e| {
+            let round = self.first_round()?;
+            let generation = self.key().store().begin(&round).await.map_err(|e| {
                 trace::store_failed(&e);
-                Interrupt::State(StateError::Store(e.0))
+                Interrupt::State(StateError::Unkept(e.0))
             })?;
             self.carried(|carried| {
                 carried.generation = generation;
@@ -621,7 +649,7 @@ impl Ask {
             })?;
         }
         let sealed = self.carried(|carried| {
-            if carried.round >= self.max_rounds {
+            if carried.round - carried.from >= self.max_rounds {
                 return Err(Interrupt::TooManyRounds {
                     cap: self.max_rounds,
                     pending: at.keys().cloned().collect(),
@@ -700,25 +728,75 @@ impl Ask {
     }
 
     /// Forgets what the call's state carried, but its id: the call runs as a first call whose
-    /// questions say why. A call that started over once already for want of its store's
-    /// record stops instead: its rounds keep reaching servers that share no store.
-    fn start_over(&self, why: Restart) -> Result<(), Interrupt> {
+    /// questions say why. A call stops instead where its rounds go back to a store it was
+    /// issued under before (its servers do not share one store), or where it started over
+    /// [`MAX_RESTARTS`](Self::MAX_RESTARTS) times already.
+    async fn start_over(&self) -> Result<(), Interrupt> {
+        let Some((issued_under, seen, restarts)) =
+            self.with_carried(|c| (c.generation.clone(), c.seen.clone(), c.restarts))
+        else {
+            return Ok(());
+        };
+        let now = self.key().store().generation().await.map_err(|e| {
+            trace::store_failed(&e);
+            Interrupt::State(StateError::Store(e.0))
+        })?;
+        let stop = if seen.contains(&now) {
+            Some(StateError::Unshared)
+        } else if restarts >= Self::MAX_RESTARTS {
+            Some(StateError::Forgotten)
+        } else {
+            None
+        };
+        if let Some(stop) = stop {
+            trace::state_failed(&stop);
+            return Err(Interrupt::State(stop));
+        }
+        let why = match now == issued_under {
+            true => "the store let the call's round go to make room: it may have run",
+            false => "the store lost its records (a new generation): the round may have run",
+        };
         let mut inner = self.lock();
         let Some(Ok(carried)) = &inner.carried else {
             return Ok(());
         };
-        if carried.restarts > 0 {
-            trace::state_failed(&StateError::Forgotten);
-            return Err(Interrupt::State(StateError::Forgotten));
-        }
         let mut fresh = Carried::of(carried.call.clone());
-        fresh.restarts = carried.restarts + 1;
+        // Its rounds go on from where it was, so that a copy of an earlier round's retry
+        // finds a later round in the store, and is refused as used.
+        fresh.round = carried.round;
+        fresh.from = carried.round;
+        fresh.restarts = restarts + 1;
+        fresh.seen = seen;
+        fresh.seen.push(issued_under);
         inner.carried = Some(Ok(fresh));
         inner.round = None;
         inner.fresh.clear();
-        inner.restart = Some(why);
-        trace::started_over(why, "the store has no record of the round: it may have run");
+        inner.restart = Some(Restart::Forgotten);
+        trace::started_over(Restart::Forgotten, why);
         Ok(())
+    }
+
+    /// How many times one call may start over for want of its store's record of its round:
+    /// then it stops, saying so.
+    pub const MAX_RESTARTS: u32 = 3;
+
+    /// `f` of the call's opened state, if it opened.
+    fn with_carried<T>(&self, f: impl FnOnce(&Carried) -> T) -> Option<T> {
+        match &self.lock().carried {
+            Some(Ok(carried)) => Some(f(carried)),
+            _ => None,
+        }
+    }
+
+    /// The round a first call asks, as its store entry is made: the call, the round its retry
+    /// claims, its caller and when its state expires.
+    fn first_round(&self) -> Result<Round, Interrupt> {
+        let (_, principal) = self.binding().map_err(Interrupt::State)?;
+        let (call, number) = self
+            .with_carried(|c| (key::call_digest(&c.call), c.round + 1))
+            .ok_or(Interrupt::InputRequired)?;
+        let expires = SystemTime::now() + self.key().ttl();
+        Ok(Round::new(call, number, "", "", "", expires).with_principal(principal))
     }
 
     /// The round of this retry, for its claim, with a claimant of its own, and what its

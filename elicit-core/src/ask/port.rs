@@ -66,6 +66,12 @@ pub struct Call {
     /// ([`StateKey::with_principal`](super::StateKey::with_principal)) replaces it, reading
     /// the SDK's request context ([`Port::context`]).
     pub principal: Option<String>,
+    /// Where the call came from, where no principal names the caller: the best identity the
+    /// transport gives (an HTTP session, a peer address). A store tells callers apart by it
+    /// for its room (one caller's flood lets go of its own entries first), and nothing is
+    /// bound to it. `None` for nobody in particular: a server without authentication whose
+    /// transport tells nothing has no isolation between its callers.
+    pub origin: Option<String>,
     /// Whether the tool declares an `outputSchema` (then results carry no `structuredContent`
     /// of this crate's).
     pub output_schema: bool,

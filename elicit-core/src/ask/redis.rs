@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::{Client, FromRedisValue, Script, ScriptInvocation};
 
+use super::key::StateKey;
 use super::port::PortFuture;
 use super::store::{Claim, Round, RoundStore, StoreError};
 
@@ -14,9 +15,11 @@ use super::store::{Claim, Round, RoundStore, StoreError};
 /// closed rather than wait on a Redis that went away.
 const TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Splits an entry into its parts, and reads Redis's clock in milliseconds. An entry is
-/// `R number answers claimant lease-end` while running, `D number answers ending` once
-/// recorded.
+/// Splits an entry into its parts, reads Redis's clock in milliseconds, and gives the time to
+/// live of an entry whose state expires at `expires` (milliseconds since the epoch), plus the
+/// clock skew allowed, by Redis's clock. An entry is `A number` while asked, `R number answers
+/// claimant lease-end` while running, `D number answers ending` once recorded, and `X number
+/// answers` once released.
 const PARTS: &str = r"local function parts(held)
   local part = {}
   for p in string.gmatch(held, '%S+') do part[#part + 1] = p end
@@ -26,6 +29,9 @@ local function now()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+local function ttl(expires, skew)
+  return string.format('%.0f', math.max(1, tonumber(expires) + tonumber(skew) - now()))
+end
 ";
 
 /// The generation, made where there is none. KEYS: generation. ARGV: a new one.
@@ -34,26 +40,41 @@ if g then return g end
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]";
 
-/// KEYS: generation, call. ARGV: generation, number, answers, claimant, lease, time to live.
-const CLAIM: &str = r"if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'forgotten'} end
-local function run()
-  local entry = 'R ' .. ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4] .. ' '
-    .. string.format('%.0f', now() + tonumber(ARGV[5]))
-  redis.call('SET', KEYS[2], entry, 'PX', ARGV[6])
-  return {'first'}
+/// KEYS: generation, call. ARGV: a new generation, number, expires, skew.
+const BEGIN: &str = r"local g = redis.call('GET', KEYS[1])
+if not g then
+  redis.call('SET', KEYS[1], ARGV[1])
+  g = ARGV[1]
 end
 local held = redis.call('GET', KEYS[2])
-if not held then return run() end
+if not held or tonumber(parts(held)[2]) < tonumber(ARGV[2]) then
+  redis.call('SET', KEYS[2], 'A ' .. ARGV[2], 'PX', ttl(ARGV[3], ARGV[4]))
+end
+return g";
+
+/// KEYS: generation, call. ARGV: generation, number, answers, claimant, lease, expires, skew.
+const CLAIM: &str = r"if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'forgotten'} end
+local function run(answer)
+  local entry = 'R ' .. ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4] .. ' '
+    .. string.format('%.0f', now() + tonumber(ARGV[5]))
+  redis.call('SET', KEYS[2], entry, 'PX', ttl(ARGV[6], ARGV[7]))
+  return {answer}
+end
+local held = redis.call('GET', KEYS[2])
+if not held then return {'forgotten'} end
 local part = parts(held)
 local number, wanted = tonumber(part[2]), tonumber(ARGV[2])
-if number > wanted or (number == wanted and part[3] ~= ARGV[3]) then return {'used'} end
-if number < wanted then return run() end
+if number > wanted then return {'used'} end
+if number < wanted or part[1] == 'A' or part[1] == 'X' then return run('first') end
+if part[3] ~= ARGV[3] then return {'used'} end
 if part[1] == 'D' then return {'recorded', part[4]} end
-if part[4] ~= ARGV[4] and tonumber(part[5]) > now() then return {'running'} end
-return run()";
+if part[4] == ARGV[4] then return {'first'} end
+if tonumber(part[5]) > now() then return {'running'} end
+return run('taken_over')";
 
-/// Whether the call's entry is this round, running for this claimant, or (where `ARGV[3]` is
-/// the ending it recorded already) recorded with it. ARGV: number, claimant.
+/// Whether the call's entry is this round, running for this claimant, or (where the step ran
+/// once already on a connection that dropped) what the step made of it. ARGV: number,
+/// claimant.
 const MINE: &str = r"local held = redis.call('GET', KEYS[1])
 if not held then return 0 end
 local part = parts(held)
@@ -72,7 +93,7 @@ const RECORD: &str = r"redis.call('SET', KEYS[1], 'D ' .. part[2] .. ' ' .. part
 return 1";
 
 /// ARGV: number, claimant.
-const RELEASE: &str = r"redis.call('DEL', KEYS[1])
+const RELEASE: &str = r"redis.call('SET', KEYS[1], 'X ' .. part[2] .. ' ' .. part[3], 'KEEPTTL')
 return 1";
 
 /// A [`RoundStore`] in Redis (feature `redis`, the `redis` crate 1.x, Redis 6 or later):
@@ -94,9 +115,11 @@ return 1";
 /// # }
 /// ```
 ///
-/// Each call is one key, the prefix and `call:` and the call's digest, which lives no longer
-/// than its state; each step is one script, so it is atomic against every other process, and
-/// leases are measured by Redis's own clock. A step whose connection had dropped (a Redis that
+/// Each call is one key, the prefix and `call:` and the call's digest, made when its first
+/// round is asked, which lives until its state expires plus
+/// [`StateKey::MAX_CLOCK_SKEW`](super::StateKey::MAX_CLOCK_SKEW), by Redis's clock; each step
+/// is one script, so it is atomic against every other process, and leases are measured by
+/// Redis's own clock. A step whose connection had dropped (a Redis that
 /// restarted) runs once more on a new one: each is safe to run twice. The store's generation
 /// is one more key, `generation` under the prefix: a Redis that restarts empty loses it, and
 /// a state issued before is then asked again rather than run blindly. A Redis that cannot be
@@ -106,25 +129,30 @@ return 1";
 /// **Durability.** A record is only as safe as Redis keeps it. Run Redis with an append-only
 /// file (`appendonly yes`); `appendfsync always` keeps every record through a crash, and
 /// `everysec` may lose the last second of them while keeping the generation, so a retry of a
-/// round recorded in that second could run again. On first use the store reads Redis's
-/// persistence settings and warns (through `tracing` with that feature, else on stderr) where
-/// Redis keeps no append-only file.
+/// round recorded in that second could run again. A Redis brought back from a snapshot older
+/// than its last write must not keep its generation: delete the `generation` key (or change
+/// the prefix) when restoring one. On first use the store reads Redis's settings and warns
+/// (through `tracing` with that feature, else on stderr) where Redis keeps no append-only file,
+/// or may evict keys.
 ///
 /// **Room.** Unlike [`MemoryStore`](super::MemoryStore), the store caps neither the calls it
 /// holds nor one caller's share: Redis's memory is the bound. Run it with
-/// `maxmemory-policy noeviction`, so that a full Redis refuses new claims (the retry fails
-/// closed) rather than evict a recorded round, whose retry would then run again.
+/// `maxmemory-policy noeviction`, so that a full Redis refuses new calls (they fail closed).
+/// A Redis that evicts keys (`volatile-lru`, `allkeys-lru`, ...) lets calls go: a retry of one
+/// finds no entry and is asked again from the first question, saying so, never run again in
+/// silence, but its person answers again.
 #[derive(Clone)]
 pub struct RedisStore {
     connection: ConnectionManager,
     prefix: String,
     scripts: Arc<Scripts>,
-    /// Whether Redis's persistence settings were read.
+    /// Whether Redis's settings were read.
     checked: Arc<AtomicBool>,
 }
 
 struct Scripts {
     generation: Script,
+    begin: Script,
     claim: Script,
     renew: Script,
     record: Script,
@@ -169,6 +197,7 @@ impl RedisStore {
         let mine = |step: &str| Script::new(&format!("{PARTS}{MINE}{step}"));
         let scripts = Scripts {
             generation: Script::new(GENERATION),
+            begin: Script::new(&format!("{PARTS}{BEGIN}")),
             claim: Script::new(&format!("{PARTS}{CLAIM}")),
             renew: mine(RENEW),
             record: mine(RECORD),
@@ -202,9 +231,9 @@ impl RedisStore {
         format!("{}generation", self.prefix)
     }
 
-    /// Reads Redis's persistence settings once, and warns where a restart would lose every
-    /// record.
-    async fn check_persistence(&self) {
+    /// Reads Redis's persistence and eviction settings once, and warns where a restart would
+    /// lose every record, or where Redis may evict a call's entry.
+    async fn check_settings(&self) {
         if self.checked.load(Ordering::Relaxed) {
             return;
         }
@@ -212,39 +241,71 @@ impl RedisStore {
         let read: Result<Vec<String>, _> = ::redis::cmd("CONFIG")
             .arg("GET")
             .arg("appendonly")
+            .arg("maxmemory-policy")
             .query_async(&mut connection)
             .await;
-        let warning = match read.as_deref() {
-            Ok([_, on]) if on == "yes" => None,
-            Ok(_) => Some(
-                "Redis keeps no append-only file (appendonly no): a restart loses the record of \
-                 every round, so a retry of a finished round is asked again, or, where Redis \
-                 comes back from a snapshot, may run again; run Redis with `appendonly yes`"
-                    .to_owned(),
-            ),
+        let mut warnings = Vec::new();
+        match read {
+            Ok(pairs) => {
+                let setting = |name: &str| {
+                    pairs
+                        .chunks(2)
+                        .find(|pair| pair[0] == name)
+                        .and_then(|pair| pair.get(1))
+                        .cloned()
+                };
+                if setting("appendonly").as_deref() != Some("yes") {
+                    warnings.push(
+                        "Redis keeps no append-only file (appendonly no): a restart loses the \
+                         record of every round, so a retry of a finished round is asked again, \
+                         or, where Redis comes back from a snapshot, may run again; run Redis \
+                         with `appendonly yes`"
+                            .to_owned(),
+                    );
+                }
+                match setting("maxmemory-policy").as_deref() {
+                    Some("noeviction") => {}
+                    policy => warnings.push(format!(
+                        "Redis may evict keys (maxmemory-policy {}): a call whose entry it \
+                         evicts is asked again from its first question; run Redis with \
+                         `maxmemory-policy noeviction`, so that a full Redis refuses new calls \
+                         instead",
+                        policy.unwrap_or("unknown")
+                    )),
+                }
+            }
             // Unreachable: read again on the next use.
             Err(e) if e.is_io_error() || e.is_timeout() || e.is_connection_dropped() => return,
-            Err(e) => Some(format!(
-                "Redis's persistence settings could not be read ({e}): make sure it keeps an \
-                 append-only file (`appendonly yes`), or a restart loses the record of every round"
+            Err(e) => warnings.push(format!(
+                "Redis's settings could not be read ({e}): make sure it keeps an append-only \
+                 file (`appendonly yes`) and evicts nothing (`maxmemory-policy noeviction`)"
             )),
-        };
-        if !self.checked.swap(true, Ordering::Relaxed)
-            && let Some(warning) = warning
-        {
-            super::trace::warn(&warning);
+        }
+        if !self.checked.swap(true, Ordering::Relaxed) {
+            for warning in warnings {
+                super::trace::warn(&warning);
+            }
         }
     }
 }
 
-/// Milliseconds until `at`, and at least one: Redis refuses a time to live of zero.
-fn millis_until(at: SystemTime) -> u64 {
-    let left = at.duration_since(SystemTime::now()).unwrap_or_default();
-    millis(left)
+/// Milliseconds since the epoch at `at`.
+fn epoch_millis(at: SystemTime) -> u64 {
+    millis(
+        at.duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap_or_default(),
+    )
 }
 
 fn millis(span: Duration) -> u64 {
     u64::try_from(span.as_millis()).unwrap_or(u64::MAX).max(1)
+}
+
+/// A new generation, for a Redis that has none.
+fn fresh_generation() -> Result<String, StoreError> {
+    let mut fresh = [0u8; 16];
+    getrandom::fill(&mut fresh).map_err(|e| StoreError(e.to_string()))?;
+    Ok(super::state::digest(&fresh))
 }
 
 fn failed(e: ::redis::RedisError) -> StoreError {
@@ -254,12 +315,24 @@ fn failed(e: ::redis::RedisError) -> StoreError {
 impl RoundStore for RedisStore {
     fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
         Box::pin(async move {
-            self.check_persistence().await;
-            let mut fresh = [0u8; 16];
-            getrandom::fill(&mut fresh).map_err(|e| StoreError(e.to_string()))?;
+            self.check_settings().await;
             let mut generation = self.scripts.generation.key(self.generation_key());
-            generation.arg(super::state::digest(&fresh));
+            generation.arg(fresh_generation()?);
             self.run(&generation).await
+        })
+    }
+
+    fn begin<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<String, StoreError>> {
+        Box::pin(async move {
+            self.check_settings().await;
+            let mut begin = self.scripts.begin.key(self.generation_key());
+            begin
+                .key(self.call_key(round))
+                .arg(fresh_generation()?)
+                .arg(round.number)
+                .arg(epoch_millis(round.expires))
+                .arg(millis(StateKey::MAX_CLOCK_SKEW));
+            self.run(&begin).await
         })
     }
 
@@ -269,7 +342,7 @@ impl RoundStore for RedisStore {
         lease: Duration,
     ) -> PortFuture<'a, Result<Claim, StoreError>> {
         Box::pin(async move {
-            self.check_persistence().await;
+            self.check_settings().await;
             let mut claim = self.scripts.claim.key(self.generation_key());
             claim
                 .key(self.call_key(round))
@@ -278,10 +351,12 @@ impl RoundStore for RedisStore {
                 .arg(&round.answers)
                 .arg(&round.claimant)
                 .arg(millis(lease))
-                .arg(millis_until(round.expires));
+                .arg(epoch_millis(round.expires))
+                .arg(millis(StateKey::MAX_CLOCK_SKEW));
             let found: Vec<String> = self.run(&claim).await?;
             match found.as_slice() {
                 [first] if first == "first" => Ok(Claim::First),
+                [taken] if taken == "taken_over" => Ok(Claim::TakenOver),
                 [running] if running == "running" => Ok(Claim::Running),
                 [used] if used == "used" => Ok(Claim::Used),
                 [forgotten] if forgotten == "forgotten" => Ok(Claim::Forgotten),

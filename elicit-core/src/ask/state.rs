@@ -86,14 +86,21 @@ pub enum StateError {
     /// The same retry is running elsewhere, and did not finish within
     /// [`StateKey::CLAIM_WAIT`](super::StateKey::CLAIM_WAIT).
     InProgress,
-    /// The store had no record of the call's round for a second time in one call: its rounds
-    /// keep reaching servers that do not share one store. (The first time, the call starts
-    /// over.)
+    /// The store had no record of the call's round once more after the call had started over
+    /// [`Ask::MAX_RESTARTS`](super::Ask::MAX_RESTARTS) times (each time the call starts over):
+    /// the store keeps losing its records, or letting them go to make room.
     Forgotten,
+    /// The store had no record of the call's round, and its generation is one an earlier
+    /// round of the call was issued under: the call's rounds go back and forth between servers
+    /// that do not share one store.
+    Unshared,
     /// The key's store could not claim the round: unreachable, or full of running rounds. A
     /// fault in the server: the call ends with a JSON-RPC internal error, and no body runs
     /// unguarded.
     Store(String),
+    /// The key's store could not keep a first call's round (unreachable, or full of running
+    /// rounds), so its questions cannot be asked: the body ran up to them.
+    Unkept(String),
 }
 
 impl fmt::Display for StateError {
@@ -122,10 +129,19 @@ impl fmt::Display for StateError {
             StateError::Replayed => f.write_str("the requestState was used already"),
             StateError::InProgress => f.write_str("the same retry is still running elsewhere"),
             StateError::Forgotten => f.write_str(
-                "the store had no record of this call's round again: its servers may not share \
-                 one store",
+                "the store had no record of this call's round again, after the call had started \
+                 over for it as often as it may: the store keeps losing its records, or letting \
+                 them go to make room",
+            ),
+            StateError::Unshared => f.write_str(
+                "the store had no record of this call's round, and is one an earlier round of the \
+                 call reached: its servers do not share one store",
             ),
             StateError::Store(e) => write!(f, "the state store is unavailable: {e}"),
+            StateError::Unkept(e) => write!(
+                f,
+                "the state store could not keep the call's first round: {e}"
+            ),
         }
     }
 }
@@ -225,9 +241,16 @@ pub(crate) struct Carried {
     pub generation: String,
     /// How many rounds ended asking for input.
     pub round: u32,
+    /// The round the call started over at, where it did: the round cap counts from it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub from: u32,
     /// How many times the call started over because the store had no record of its round.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub restarts: u32,
+    /// The store generations the call's states were issued under before each start-over: a
+    /// round that reaches one of them again went to a server of another store.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seen: Vec<String>,
     /// Every question asked so far: by key, one entry per time the body awaited the key, in
     /// the order of the awaits.
     pub keys: BTreeMap<String, Vec<Answers>>,

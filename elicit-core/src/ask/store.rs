@@ -15,7 +15,12 @@
 //! - only what stops a round before its effects can have happened releases it, so that the
 //!   client's retry runs: an error the tool marks with
 //!   [`Interrupt::retryable`](super::Interrupt::retryable), or a state the server could not
-//!   seal.
+//!   seal. The released round stays the call's latest, so an earlier round stays used;
+//! - a call's first round is made in the store when it is asked ([`RoundStore::begin`]), so a
+//!   retry whose call has no entry was let go or lost, never new: it is asked again, saying
+//!   so, and never run blindly;
+//! - a claim whose lease passed (its process died, or was cut off from the store and stopped
+//!   its body) is taken over, and the body knows it ([`Ask::taken_over`](super::Ask::taken_over)).
 
 use std::time::{Duration, SystemTime};
 
@@ -81,14 +86,18 @@ impl Round {
 pub enum Claim {
     /// The round is this claimant's: run the body, then record its ending (or release it).
     First,
+    /// The round was running under another claim whose lease passed: it is this claimant's
+    /// now, as a take-over. The earlier run may have done some or all of what the body does.
+    TakenOver,
     /// The same retry ran: the ending it recorded, as the engine sealed it.
     Recorded(String),
     /// The same retry is running under another claim, within its lease.
     Running,
     /// The round ran with other answers, or the call has moved on to a later round.
     Used,
-    /// The store may have lost this round: its generation is not the state's, or it let the
-    /// round go to make room. Whether it ran cannot be told, so it is not run blindly.
+    /// The store may have lost this round: its generation is not the state's, or the call has
+    /// no entry (the store let it go to make room, or lost it). Whether it ran cannot be told,
+    /// so it is not run blindly.
     Forgotten,
 }
 
@@ -111,39 +120,51 @@ impl std::error::Error for StoreError {}
 /// shares one [`MemoryStore`](super::MemoryStore) per process; a fleet shares one store (the
 /// `redis` feature's `RedisStore`).
 ///
-/// A store holds one entry per call, named by [`Round::call`]: its latest round, running or
-/// recorded. The contract, which must hold when several processes share the store, each step
-/// atomic against every other:
+/// A store holds one entry per call, named by [`Round::call`]: its latest round, asked,
+/// running, recorded or released. The contract, which must hold when several processes share
+/// the store, each step atomic against every other:
 ///
 /// - **generation**: the store's generation, made the first time it is asked for. It stays
-///   the same for as long as the store keeps its entries, and changes when it may have lost
-///   them (a Redis restarted empty, a memory store in a new process).
-/// - **claim**: where the store's generation is not `round.generation`, say
-///   [`Forgotten`](Claim::Forgotten). Where the call has no entry, make it running for
-///   `round`'s claimant, number and answers, held for `lease`, and say
-///   [`First`](Claim::First) (or [`Forgotten`](Claim::Forgotten), where the store let an
-///   entry the round may have had go to make room). Where its entry is an earlier round,
-///   replace it in the same way. Where it is a later round, or this round with other answers,
-///   say [`Used`](Claim::Used). Where it is this round with the same answers: recorded, give
-///   the ending ([`Recorded`](Claim::Recorded)); running within its lease,
-///   [`Running`](Claim::Running); running past it, make it this claimant's and say
-///   [`First`](Claim::First).
+///   the same for as long as the store keeps every entry it acknowledged, and changes when it
+///   may have lost one (a Redis restarted empty, or from a snapshot older than its last write;
+///   a memory store in a new process).
+/// - **begin**: a call's round `round.number` is about to be asked, the first of the call (or
+///   of a call that started over): where the call has no entry, or one of an earlier round,
+///   make it asked for `round.number`, kept until `round.expires`. Give the generation.
+/// - **claim**: where the store's generation is not `round.generation`, or the call has no
+///   entry, say [`Forgotten`](Claim::Forgotten). Where its entry is an earlier round, or this
+///   round asked or released, make it running for `round`'s claimant, number and answers,
+///   held for `lease`, and say [`First`](Claim::First). Where it is a later round, or this
+///   round running or recorded with other answers, say [`Used`](Claim::Used). Where it is
+///   this round with the same answers: recorded, give the ending
+///   ([`Recorded`](Claim::Recorded)); running within its lease, [`Running`](Claim::Running);
+///   running past it, make it this claimant's and say [`TakenOver`](Claim::TakenOver).
 /// - **renew**: where the call's entry is this round, running for `round`'s claimant, hold it
 ///   for `lease` from now, and say `true`; otherwise `false`.
 /// - **record**: where the call's entry is this round, running for `round`'s claimant, keep
-///   `ending` in its place until `round.expires`, and say `true`; otherwise (another took the
-///   round over) keep nothing and say `false`.
-/// - **release**: where the call's entry is this round, running for `round`'s claimant,
-///   forget it. Otherwise do nothing.
+///   `ending` in its place, and say `true`; otherwise (another took the round over) keep
+///   nothing and say `false`.
+/// - **release**: where the call's entry is this round, running for `round`'s claimant, mark
+///   it released. Otherwise do nothing.
 ///
-/// An entry may be forgotten once `round.expires` has passed: the state no longer opens. A
-/// store that cannot do a step says so with a [`StoreError`]; the engine then fails closed.
+/// Leases are measured by one clock, the store's. An entry is kept until `round.expires` plus
+/// [`StateKey::MAX_CLOCK_SKEW`](super::StateKey::MAX_CLOCK_SKEW), so that a process whose clock
+/// is behind still finds it while the state opens there.
+///
+/// An entry may be forgotten once that time has passed: the state no longer opens anywhere. A
+/// store may let an entry that is not running go to make room: a retry of it is then
+/// [`Forgotten`](Claim::Forgotten). A store that cannot do a step says so with a
+/// [`StoreError`]; the engine then fails closed.
 ///
 /// The methods return boxed futures that are `Send`, as [`Port`](super::Port)'s do: write
 /// each body as `Box::pin(async move { .. })`.
 pub trait RoundStore: Send + Sync + 'static {
     /// The store's generation.
     fn generation(&self) -> PortFuture<'_, Result<String, StoreError>>;
+
+    /// Makes the entry of a call whose round `round.number` is about to be asked, and gives
+    /// the store's generation.
+    fn begin<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<String, StoreError>>;
 
     /// Claims `round`, holding it for `lease` if it is this claimant's.
     fn claim<'a>(

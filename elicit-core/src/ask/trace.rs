@@ -124,24 +124,61 @@ pub(super) fn late_record() {
     );
 }
 
-/// A running round's claim was lost: another took it over.
+/// A running round's claim was lost: another took it over, or the store lost it.
 pub(super) fn lease_lost() {
     event!(
         warn,
-        "a running round's claim was lost to a retry that took it over; the store may be \
-         too slow to renew its lease"
+        "a running round's claim was refused on renewal: another request took the round over \
+         (its lease had lapsed in the store), or the store lost its records; its body is \
+         stopped at its next await"
     );
 }
 
-/// A store let a recorded round go to make room: a retry of it is asked again.
-pub(super) fn let_go(round: u32) {
+/// A claim whose lease lapsed was taken over: the body runs again, knowing it.
+pub(super) fn taken_over(round: u32) {
     #[cfg(not(feature = "tracing"))]
     let _ = round;
     event!(
         warn,
         round,
-        "the round store is full: a finished round was let go to make room, so a retry of it \
-         is asked again"
+        "a round whose claim lapsed (its process died, or was cut off from the store and \
+         stopped its body) is taken over: its body runs again, and `Ask::taken_over` says so; \
+         an effect keyed by `Ask::call_id` happens once"
+    );
+}
+
+/// A running body was stopped because its claim could lapse, or was lost.
+pub(super) fn fenced(fence: super::machine::Fence) {
+    #[cfg(not(feature = "tracing"))]
+    let _ = fence;
+    event!(
+        warn,
+        ?fence,
+        "a round's body was stopped at an await: its claim could not be renewed in time \
+         (the store is unreachable or too slow for the lease; see `StateKey::with_lease`), or \
+         another request took the round over"
+    );
+}
+
+/// A round's ending could not be recorded: the keeper tries again while it holds the claim.
+pub(super) fn record_later() {
+    event!(
+        warn,
+        "a round's ending could not be recorded yet: it is tried again in the background while \
+         the claim is kept, and a retry of the round waits for it meanwhile"
+    );
+}
+
+/// A store let `count` entries that were not running go to make room since the last report:
+/// a retry of each is asked again.
+pub(super) fn let_go(count: u64) {
+    #[cfg(not(feature = "tracing"))]
+    let _ = count;
+    event!(
+        warn,
+        count,
+        "the round store is full: entries of calls that were not running were let go to make \
+         room, so a retry of each is asked again; give the store a larger cap"
     );
 }
 

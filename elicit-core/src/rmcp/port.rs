@@ -96,6 +96,22 @@ fn credential(context: &RequestContext<RoleServer>) -> Option<String> {
     ))
 }
 
+/// Where a call came from, where no credential names the caller: the HTTP session it belongs
+/// to (2025-era sessions), or the peer's address where the server put one in the request's
+/// extensions (a `std::net::SocketAddr`, as `examples/rmcp`'s HTTP server does). Nothing is
+/// bound to it: the store only tells callers apart by it for its room.
+fn origin(context: &RequestContext<RoleServer>) -> Option<String> {
+    let parts = context.extensions.get::<::http::request::Parts>()?;
+    if let Some(session) = parts.headers.get("mcp-session-id") {
+        return Some(format!(
+            "session:{}",
+            String::from_utf8_lossy(session.as_bytes())
+        ));
+    }
+    let peer = parts.extensions.get::<std::net::SocketAddr>()?;
+    Some(format!("peer:{}", peer.ip()))
+}
+
 /// An rmcp request whose handler can ask: `tools/call` ([`CallToolRequestParams`]),
 /// `prompts/get` ([`GetPromptRequestParams`]) or `resources/read`
 /// ([`ReadResourceRequestParams`]). [`Ask::new`] takes any of them.
@@ -193,6 +209,7 @@ impl Ask {
         call.request_state = request_state;
         call.output_schema = output_schema;
         call.principal = credential(&context);
+        call.origin = origin(&context);
         Ask::with_port(call, Rmcp { context })
     }
 }

@@ -84,10 +84,22 @@ pub struct Server {
     pub deadline: Option<std::time::Duration>,
 }
 
+/// A key of this server's own, as a process that restarted without a shared secret holds: no
+/// other server's states open under it. (`StateKey::random` is one key per process.) It keeps
+/// its rounds in the process's store, as a random key does.
+pub fn own_key() -> StateKey {
+    static SERVERS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = SERVERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let secret = format!("the secret of test server number {n:08}");
+    StateKey::new(secret)
+        .unwrap()
+        .with_store(elicit_core::ask::MemoryStore::process().clone())
+}
+
 impl Server {
     pub fn new() -> Self {
         Server {
-            key: StateKey::random().unwrap(),
+            key: own_key(),
             max_rounds: elicit_core::ask::Ask::DEFAULT_MAX_ROUNDS,
             retry: None,
             keep_alive: None,

@@ -226,6 +226,7 @@ async fn a_round_let_go_and_an_ending_not_kept_are_traced() {
     let expires = SystemTime::now() + Duration::from_secs(60);
     for call in ["one", "two"] {
         let round = Round::new(call, 1, "yes", "me", generation.as_str(), expires);
+        store.begin(&round).await.unwrap();
         assert_eq!(
             store.claim(&round, Duration::from_secs(5)).await,
             Ok(Claim::First)
@@ -245,6 +246,9 @@ async fn a_round_let_go_and_an_ending_not_kept_are_traced() {
     impl RoundStore for TakenOver {
         fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
             self.0.generation()
+        }
+        fn begin<'a>(&'a self, r: &'a Round) -> PortFuture<'a, Result<String, StoreError>> {
+            self.0.begin(r)
         }
         fn claim<'a>(
             &'a self,

@@ -1,7 +1,7 @@
 //! Serving an rmcp server over streamable HTTP, for the examples that offer it.
 
+use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
-use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
@@ -47,9 +47,16 @@ where
         StreamableHttpServerConfig::default(),
     );
     loop {
-        let (stream, _) = listener.accept().await?;
+        let (stream, peer) = listener.accept().await?;
         stream.set_nodelay(nodelay)?;
-        let service = TowerToHyperService::new(service.clone());
+        // The peer's address, in each request's extensions: where no credential names the
+        // caller, `Ask` tells callers apart by it in the round store.
+        let service = service.clone();
+        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            request.extensions_mut().insert(peer);
+            let service = service.clone();
+            async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
+        });
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service);
