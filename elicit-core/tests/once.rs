@@ -941,61 +941,55 @@ impl Faulty {
     }
 }
 
-fn cut_off<T: Send + 'static>() -> PortFuture<'static, Result<T, StoreError>> {
-    Box::pin(async { Err(StoreError("cut off".into())) })
+impl Faulty {
+    /// `step` where the store is reached; an error where it is cut off.
+    fn through<'a, T: Send + 'static>(
+        &self,
+        step: impl FnOnce() -> PortFuture<'a, Result<T, StoreError>>,
+    ) -> PortFuture<'a, Result<T, StoreError>> {
+        match self.down() {
+            true => Box::pin(async { Err(StoreError("cut off".into())) }),
+            false => step(),
+        }
+    }
 }
 
 impl RoundStore for Faulty {
     fn generation(&self) -> PortFuture<'_, Result<String, StoreError>> {
-        if self.down() {
-            return cut_off();
-        }
-        self.inner.generation()
+        self.through(|| self.inner.generation())
     }
     fn begin<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<String, StoreError>> {
-        if self.down() {
-            return cut_off();
-        }
-        self.inner.begin(round)
+        self.through(|| self.inner.begin(round))
     }
     fn claim<'a>(
         &'a self,
         round: &'a Round,
         lease: Duration,
     ) -> PortFuture<'a, Result<Claim, StoreError>> {
-        if self.down() {
-            return cut_off();
-        }
-        self.inner.claim(round, lease)
+        self.through(|| self.inner.claim(round, lease))
     }
     fn renew<'a>(
         &'a self,
         round: &'a Round,
         lease: Duration,
     ) -> PortFuture<'a, Result<bool, StoreError>> {
-        if self.down() {
-            return cut_off();
-        }
-        self.inner.renew(round, lease)
+        self.through(|| self.inner.renew(round, lease))
     }
     fn record<'a>(
         &'a self,
         round: &'a Round,
         ending: &'a str,
     ) -> PortFuture<'a, Result<bool, StoreError>> {
+        // The next records fail, as a store that is restarting fails them.
         let failing = self.failing_records.load(Ordering::SeqCst) > 0;
-        if self.down() || failing {
-            self.failing_records
-                .fetch_sub(u32::from(failing), Ordering::SeqCst);
-            return cut_off();
+        if failing {
+            self.failing_records.fetch_sub(1, Ordering::SeqCst);
+            return Box::pin(async { Err(StoreError("restarting".into())) });
         }
-        self.inner.record(round, ending)
+        self.through(|| self.inner.record(round, ending))
     }
     fn release<'a>(&'a self, round: &'a Round) -> PortFuture<'a, Result<(), StoreError>> {
-        if self.down() {
-            return cut_off();
-        }
-        self.inner.release(round)
+        self.through(|| self.inner.release(round))
     }
 }
 

@@ -633,12 +633,13 @@ impl Ask {
         at: BTreeMap<String, usize>,
     ) -> Result<InputRequired, Interrupt> {
         let known = self.carried(|carried| Ok(carried.generation.clone()))?;
+        let (binding, room) = self.binding().map_err(Interrupt::State)?;
         // The call's first round (or the first after it started over) makes its entry in the
         // store, so that a later claim that finds none knows the store let it go or lost it.
         // Its state is issued under the store's generation: a store that loses its records
         // changes it, and the next round is then asked again rather than run blindly.
         if known.is_empty() {
-            let round = self.first_round()?;
+            let round = self.first_round(room)?;
             let generation = self.key().store().begin(&round).await.map_err(|e| {
                 trace::store_failed(&e);
                 Interrupt::State(StateError::Unkept(e.0))
@@ -657,7 +658,6 @@ impl Ask {
             }
             carried.round += 1;
             carried.pending = at;
-            let (binding, _) = self.binding().map_err(Interrupt::State)?;
             self.key().seal(carried, &binding).map_err(Interrupt::State)
         })?;
         Ok(InputRequired::new(pending).with_request_state(sealed))
@@ -732,11 +732,8 @@ impl Ask {
     /// issued under before (its servers do not share one store), or where it started over
     /// [`MAX_RESTARTS`](Self::MAX_RESTARTS) times already.
     async fn start_over(&self) -> Result<(), Interrupt> {
-        let Some((issued_under, seen, restarts)) =
-            self.with_carried(|c| (c.generation.clone(), c.seen.clone(), c.restarts))
-        else {
-            return Ok(());
-        };
+        let (issued_under, seen, restarts) =
+            self.carried(|c| Ok((c.generation.clone(), c.seen.clone(), c.restarts)))?;
         let now = self.key().store().generation().await.map_err(|e| {
             trace::store_failed(&e);
             Interrupt::State(StateError::Store(e.0))
@@ -780,23 +777,12 @@ impl Ask {
     /// then it stops, saying so.
     pub const MAX_RESTARTS: u32 = 3;
 
-    /// `f` of the call's opened state, if it opened.
-    fn with_carried<T>(&self, f: impl FnOnce(&Carried) -> T) -> Option<T> {
-        match &self.lock().carried {
-            Some(Ok(carried)) => Some(f(carried)),
-            _ => None,
-        }
-    }
-
     /// The round a first call asks, as its store entry is made: the call, the round its retry
-    /// claims, its caller and when its state expires.
-    fn first_round(&self) -> Result<Round, Interrupt> {
-        let (_, principal) = self.binding().map_err(Interrupt::State)?;
-        let (call, number) = self
-            .with_carried(|c| (key::call_digest(&c.call), c.round + 1))
-            .ok_or(Interrupt::InputRequired)?;
+    /// claims, its caller for the store's room and when its state expires.
+    fn first_round(&self, room: String) -> Result<Round, Interrupt> {
+        let (call, number) = self.carried(|c| Ok((key::call_digest(&c.call), c.round + 1)))?;
         let expires = SystemTime::now() + self.key().ttl();
-        Ok(Round::new(call, number, "", "", "", expires).with_principal(principal))
+        Ok(Round::new(call, number, "", "", "", expires).with_principal(room))
     }
 
     /// The round of this retry, for its claim, with a claimant of its own, and what its
