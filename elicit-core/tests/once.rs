@@ -1190,3 +1190,47 @@ async fn keys_made_per_request_by_random_finish_the_call() {
     assert_eq!(done(body(&ask(&last, &fresh())).await), "paid for Oslo");
     assert_eq!(paid.load(Ordering::SeqCst), 1);
 }
+
+/// An expired state starts its call over under the same id, with its rounds numbered on: a
+/// copy of the old retry sent after the call moved on is used, and the call's effect, keyed
+/// by its id, stays one effect.
+#[tokio::test(flavor = "current_thread")]
+async fn an_expired_state_starts_over_as_the_same_call() {
+    let later = Arc::new(Mutex::new(Duration::ZERO));
+    let clock = {
+        let later = Arc::clone(&later);
+        move || std::time::SystemTime::now() + *later.lock().unwrap()
+    };
+    let key = key().with_store(MemoryStore::new()).with_clock(clock);
+    let ids = Mutex::new(Vec::new());
+    let paid = AtomicU32::new(0);
+    let body = async |ask: &Ask| {
+        ids.lock().unwrap().push(ask.call_id().unwrap());
+        pay(&paid)(ask).await
+    };
+    let (_, state, _) = round_of(body(&ask(&call(ROUNDS, None, None), &key)).await);
+    let old = call(ROUNDS, answers(&[("trip", oslo())]), Some(state));
+    // Two hours pass by the key's clock: the state has outlived its time to live.
+    *later.lock().unwrap() = Duration::from_secs(7_200);
+    let (keys, state, messages) = round_of(body(&ask(&old, &key)).await);
+    assert_eq!(keys, ["trip"]);
+    assert!(messages[0].contains("could not continue"), "{messages:?}");
+    assert!(
+        messages[0].contains("may already have happened"),
+        "{messages:?}"
+    );
+    let again = call(ROUNDS, answers(&[("trip", oslo())]), Some(state));
+    let (_, state, _) = round_of(body(&ask(&again, &key)).await);
+    // The old retry, fresh again by a clock put back, finds a later round: used.
+    *later.lock().unwrap() = Duration::ZERO;
+    assert!(
+        rpc(&body(&ask(&old, &key)).await)
+            .message
+            .contains("used already")
+    );
+    let last = call(ROUNDS, answers(&[("pay", yes())]), Some(state));
+    assert_eq!(done(body(&ask(&last, &key)).await), "paid for Oslo");
+    let ids = ids.lock().unwrap().clone();
+    assert!(ids.windows(2).all(|w| w[0] == w[1]), "one call: {ids:?}");
+    assert_eq!(paid.load(Ordering::SeqCst), 1);
+}

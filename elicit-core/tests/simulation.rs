@@ -16,7 +16,9 @@
 //! snapshot (which, as the store contract requires of a store that lost writes, comes back
 //! under a new generation); the store evicts any entry, running ones included; a store step
 //! stalls past the lease; a record fails; final retries are duplicated, delayed, reordered and
-//! resent after the call ended; one caller floods the store, with and without a credential.
+//! resent after the call ended; one caller floods the store, with and without a credential;
+//! replica clocks are apart from the store's by up to `StateKey::MAX_CLOCK_SKEW`; states
+//! expire within the schedule.
 //!
 //! After every schedule it checks:
 //!
@@ -41,7 +43,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use elicit_core::ask::{
     Ask, Asked, Call, Claim, Ending, Port, PortFuture, Round, RoundStore, StateKey, StoreError,
@@ -122,6 +124,15 @@ struct Entry {
     held: Held,
     principal: String,
     stamp: u64,
+    /// When its state expires everywhere, as the store keeps it: by the store's own clock,
+    /// the allowed skew past the state's expiry.
+    expires: SystemTime,
+}
+
+/// The schedule's wall clock: a fixed day, moved on by tokio's paused clock.
+fn wall() -> SystemTime {
+    let elapsed = START.with(|start| start.get().map(|s| s.elapsed()).unwrap_or_default());
+    UNIX_EPOCH + Duration::from_secs(1_800_000_000) + elapsed
 }
 
 #[derive(Clone, Default)]
@@ -183,7 +194,14 @@ impl Model {
         }
     }
 
+    /// Forgets the entries whose state has expired everywhere.
+    fn forget_expired(&mut self) {
+        let now = wall();
+        self.entries.calls.retain(|_, e| e.expires > now);
+    }
+
     fn begin(&mut self, round: &Round) -> Result<String, StoreError> {
+        self.forget_expired();
         let later = self
             .entries
             .calls
@@ -207,6 +225,7 @@ impl Model {
                 held: Held::Asked,
                 principal: round.principal.clone(),
                 stamp: self.next_stamp,
+                expires: round.expires + StateKey::MAX_CLOCK_SKEW,
             };
             self.entries.calls.insert(round.call.clone(), entry);
         }
@@ -217,6 +236,7 @@ impl Model {
         if round.generation != self.generation() {
             return Claim::Forgotten;
         }
+        self.forget_expired();
         let now = Instant::now();
         let Some(entry) = self.entries.calls.get_mut(&round.call) else {
             return Claim::Forgotten;
@@ -244,6 +264,7 @@ impl Model {
         entry.number = round.number;
         entry.answers = round.answers.clone();
         entry.held = running;
+        entry.expires = round.expires + StateKey::MAX_CLOCK_SKEW;
         Claim::First
     }
 
@@ -831,6 +852,21 @@ fn schedule(seed: u64) -> Result<Report, String> {
         let flood_credential = dice.chance(2);
         let faults = if dice.chance(5) { 0 } else { 1 + dice.roll(4) };
         let cap = 12 + dice.roll(24) as usize;
+        // States that expire within the schedule, and replica clocks apart by up to the skew
+        // allowed, each in some schedules.
+        let short_lived = dice.chance(3);
+        let ttl = match short_lived {
+            true => Duration::from_secs(30 + dice.roll(150)),
+            false => StateKey::DEFAULT_TTL,
+        };
+        let skewed = dice.chance(2);
+        let bound = StateKey::MAX_CLOCK_SKEW.as_millis() as u64;
+        let skews: Vec<i64> = (0..4)
+            .map(|_| match skewed {
+                true => dice.roll(2 * bound + 1) as i64 - bound as i64,
+                false => 0,
+            })
+            .collect();
         let model = Model {
             entries: Entries::default(),
             snapshot: None,
@@ -840,11 +876,27 @@ fn schedule(seed: u64) -> Result<Report, String> {
             faults: Faults { dead: vec![false; replicas], cut: vec![false; replicas], ..Faults::default() },
             counts: BTreeMap::new(),
         };
+        let mut model = model;
+        if short_lived {
+            model.struck("states expired within the schedule");
+        }
+        if skewed {
+            model.struck("replica clocks were skewed");
+        }
         let model = Arc::new(Mutex::new(model));
         let keys = (0..replicas)
             .map(|replica| {
                 let reach = Reach { replica, model: Arc::clone(&model), dice: dice.clone() };
-                StateKey::new(SECRET.to_vec()).unwrap().with_store(reach)
+                let skew = skews[replica];
+                let clock = move || match skew >= 0 {
+                    true => wall() + Duration::from_millis(skew as u64),
+                    false => wall() - Duration::from_millis(skew.unsigned_abs()),
+                };
+                StateKey::new(SECRET.to_vec())
+                    .unwrap()
+                    .with_store(reach)
+                    .with_ttl(ttl)
+                    .with_clock(clock)
             })
             .collect();
         let fleet = Arc::new(Fleet {
@@ -884,7 +936,9 @@ fn schedule(seed: u64) -> Result<Report, String> {
 
         let journal = fleet.journal.lock().unwrap();
         let model = model.lock().unwrap();
-        let only_flood = model.counts.is_empty();
+        // Clocks apart within the bound change nothing: the checks of another caller's traffic
+        // hold with them too.
+        let only_flood = model.counts.keys().all(|fault| *fault == "replica clocks were skewed");
         let mut checks = 0;
         let mut check = |ok: bool, what: String| -> Result<(), String> {
             checks += 1;

@@ -4,7 +4,7 @@
 //! only does the I/O and feeds the answers back.
 
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -94,10 +94,7 @@ impl Ask {
                     if taken_over {
                         trace::taken_over(round.number);
                     }
-                    let remaining = round
-                        .expires
-                        .duration_since(SystemTime::now())
-                        .unwrap_or_default();
+                    let remaining = round.expires.duration_since(key.now()).unwrap_or_default();
                     let expires = now() + remaining + StateKey::MAX_CLOCK_SKEW;
                     let machine = Machine::claimed(sent, key.lease(), expires, taken_over);
                     let shared = Shared {

@@ -5,11 +5,11 @@ use std::any::Any;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::memory::MemoryStore;
 use super::seal::{Refused, Sealer, open};
-use super::state::{Binding, Carried, StateError, digest, now_ms};
+use super::state::{Binding, Carried, StateError, digest};
 use super::store::RoundStore;
 use super::trace;
 
@@ -88,7 +88,12 @@ pub struct StateKey {
     max_state: usize,
     /// Made from a secret, which is meant to outlive the process or be shared.
     from_secret: bool,
+    /// The wall clock states are stamped and checked by; the system's where `None`.
+    clock: Option<Clock>,
 }
+
+/// A wall clock of the key's own.
+type Clock = Arc<dyn Fn() -> SystemTime + Send + Sync>;
 
 impl fmt::Debug for StateKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -164,9 +169,9 @@ impl StateKey {
     /// ([`claim_wait`](Self::claim_wait)).
     pub const CLAIM_WAIT: Duration = Duration::from_secs(40);
 
-    /// How far the clocks of a fleet's processes may be from each other's and the store's:
-    /// a store keeps a call's entry this long past its state's expiry, so that a process whose
-    /// clock is behind still finds it while the state opens there. Leases and the fence are
+    /// How far the clock of each of a fleet's processes may be from its store's: a store keeps
+    /// a call's entry this long past its state's expiry, by its own clock, so that a process
+    /// whose clock is behind still finds it while the state opens there. Leases and the fence are
     /// measured on one clock each, and need no such bound.
     pub const MAX_CLOCK_SKEW: Duration = Duration::from_secs(60);
 
@@ -217,6 +222,7 @@ impl StateKey {
             lease: Self::DEFAULT_LEASE,
             max_state: Self::DEFAULT_MAX_STATE,
             from_secret: false,
+            clock: None,
         }
     }
 
@@ -385,8 +391,38 @@ impl StateKey {
     /// Seals `bytes`, bound to `context`.
     pub(crate) fn seal_bytes(&self, bytes: &[u8], context: &[u8]) -> Result<String, StateError> {
         self.keys[0]
-            .seal(bytes, context, now_ms())
+            .seal(bytes, context, self.now_ms())
             .map_err(StateError::Unsealed)
+    }
+
+    /// Whether a state issued at `issued` (milliseconds since the Unix epoch) has outlived its
+    /// time to live.
+    pub(crate) fn expired(&self, issued: u64) -> bool {
+        Duration::from_millis(self.now_ms().saturating_sub(issued)) > self.ttl
+    }
+
+    /// Reads the time from `clock` instead of the system's: the time states are stamped with
+    /// when sealed, and checked against when opened. The system's clock by default; a test's
+    /// own (a paused or skewed one, for a simulation of a fleet) otherwise. Leases and the
+    /// fence never read it: they are measured on tokio's clock.
+    #[must_use]
+    pub fn with_clock(mut self, clock: impl Fn() -> SystemTime + Send + Sync + 'static) -> Self {
+        self.clock = Some(Arc::new(clock));
+        self
+    }
+
+    /// Now, by the key's clock.
+    pub(crate) fn now(&self) -> SystemTime {
+        match &self.clock {
+            Some(clock) => clock(),
+            None => SystemTime::now(),
+        }
+    }
+
+    /// Now, by the key's clock, in milliseconds since the Unix epoch.
+    pub(crate) fn now_ms(&self) -> u64 {
+        let since = self.now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
     }
 
     /// Opens what [`seal_bytes`](Self::seal_bytes) sealed for `context`.
@@ -396,8 +432,8 @@ impl StateKey {
             .map_err(refusal)
     }
 
-    /// Opens a state sealed for the call `binding` names, within its time to live. Returns it
-    /// with its issue time (milliseconds since the Unix epoch).
+    /// Opens a state sealed for the call `binding` names. Returns it with its issue time
+    /// (milliseconds since the Unix epoch), which [`expired`](Self::expired) reads.
     pub(crate) fn open(
         &self,
         sealed: &str,
@@ -410,10 +446,6 @@ impl StateKey {
             ));
         }
         let opened = open(&self.keys, sealed, binding.as_bytes()).map_err(refusal)?;
-        let age = Duration::from_millis(now_ms().saturating_sub(opened.issued));
-        if age > self.ttl {
-            return Err(StateError::Expired);
-        }
         let carried: Carried = serde_json::from_slice(&opened.payload)
             .map_err(|e| StateError::Outdated(e.to_string()))?;
         if carried.v != Carried::VERSION {
@@ -513,11 +545,17 @@ mod tests {
         // Issued longer ago than the time to live.
         let bytes = serde_json::to_vec(&carried()).unwrap();
         let old = key.keys[0]
-            .seal(&bytes, binding.as_bytes(), now_ms() - 7_200_000)
+            .seal(&bytes, binding.as_bytes(), key.now_ms() - 7_200_000)
             .unwrap();
-        assert_eq!(opened(&key, &old, &binding), Err(StateError::Expired));
+        let (_, issued) = key.open(&old, &binding).unwrap();
+        assert!(key.expired(issued));
         let patient = key.clone().with_ttl(Duration::from_secs(3 * 3600));
-        assert!(opened(&patient, &old, &binding).is_ok());
+        assert!(!patient.expired(issued));
+        // By the key's own clock, two hours back, it is fresh.
+        let behind = key
+            .clone()
+            .with_clock(|| SystemTime::now() - Duration::from_secs(7_200));
+        assert!(!behind.expired(issued));
 
         // Not a state at all.
         for junk in ["", "step-2", &sealed[..sealed.len() / 2]] {

@@ -257,7 +257,8 @@ impl Restart {
     pub(crate) fn sentence(self) -> &'static str {
         match self {
             Restart::Unopened => {
-                "(The server could not continue your earlier answers, so it asks again.)"
+                "(The server could not continue your earlier answers, so it asks again; what \
+                 they led to may already have happened.)"
             }
             Restart::Forgotten => {
                 "(The server lost its record of your earlier answers, so it asks again; what \
@@ -688,7 +689,7 @@ impl Ask {
     /// The state the client echoed, with this round's answers to the questions it asked added
     /// to it. Answers count only through the state that asked for them: without a state, a
     /// call is a first call, whatever `inputResponses` it carries. A state that no key opens,
-    /// or that expired, starts the call over.
+    /// or that expired, starts the call over; an expired one keeps its call's id and rounds.
     fn open(&self, inner: &mut Inner) -> Result<Carried, StateError> {
         // Who the caller is, before anything: a key that cannot tell stops every call.
         let (binding, principal) = self.binding()?;
@@ -697,15 +698,20 @@ impl Ask {
         };
         let (mut carried, issued) = match self.key().open(sealed, &binding) {
             Ok(opened) => opened,
-            Err(e @ (StateError::UnknownKey | StateError::Expired | StateError::Outdated(_))) => {
+            Err(e @ (StateError::UnknownKey | StateError::Outdated(_))) => {
                 trace::started_over(Restart::Unopened, &e.to_string());
                 inner.restart = Some(Restart::Unopened);
                 return Carried::new();
             }
             Err(e) => return Err(e),
         };
+        if self.key().expired(issued) {
+            trace::started_over(Restart::Unopened, &StateError::Expired.to_string());
+            inner.restart = Some(Restart::Unopened);
+            return Ok(carried.again());
+        }
         // This round's answers took from the round's result to this retry.
-        let took = Duration::from_millis(state::now_ms().saturating_sub(issued));
+        let took = Duration::from_millis(self.key().now_ms().saturating_sub(issued));
         let mut answers = Map::new();
         for (key, index) in std::mem::take(&mut carried.pending) {
             let Some(reply) = self.responses.get(&key) else {
@@ -757,13 +763,8 @@ impl Ask {
         let Some(Ok(carried)) = &inner.carried else {
             return Ok(());
         };
-        let mut fresh = Carried::of(carried.call.clone());
-        // Its rounds go on from where it was, so that a copy of an earlier round's retry
-        // finds a later round in the store, and is refused as used.
-        fresh.round = carried.round;
-        fresh.from = carried.round;
+        let mut fresh = carried.again();
         fresh.restarts = restarts + 1;
-        fresh.seen = seen;
         fresh.seen.push(issued_under);
         inner.carried = Some(Ok(fresh));
         inner.round = None;
@@ -781,7 +782,7 @@ impl Ask {
     /// claims, its caller for the store's room and when its state expires.
     fn first_round(&self, room: String) -> Result<Round, Interrupt> {
         let (call, number) = self.carried(|c| Ok((key::call_digest(&c.call), c.round + 1)))?;
-        let expires = SystemTime::now() + self.key().ttl();
+        let expires = self.key().now() + self.key().ttl();
         Ok(Round::new(call, number, "", "", "", expires).with_principal(room))
     }
 

@@ -283,6 +283,19 @@ impl Carried {
         }
     }
 
+    /// The state of this call started over: its id and its rounds' numbering kept (so that a
+    /// copy of an earlier round's retry finds a later round in the store, and is refused as
+    /// used), the rounds it may still take counted from here, and nothing asked yet.
+    pub fn again(&self) -> Self {
+        Carried {
+            round: self.round,
+            from: self.round,
+            restarts: self.restarts,
+            seen: self.seen.clone(),
+            ..Carried::of(self.call.clone())
+        }
+    }
+
     /// The replies so far to the `index`-th await of `key`, whose question is `now`,
     /// registered if it is new.
     ///
