@@ -835,6 +835,7 @@ async fn answers_carried_are_what_their_questions_read() {
 }
 
 #[cfg(feature = "redis")]
+#[allow(dead_code)] // Shared with the fleet's tests, which cut a process off and fill Redis.
 #[path = "support/redis_server.rs"]
 mod redis_server;
 

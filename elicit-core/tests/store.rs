@@ -145,6 +145,7 @@ async fn a_new_memory_store_is_a_new_generation() {
 }
 
 #[cfg(feature = "redis")]
+#[allow(dead_code)] // Shared with the fleet's tests, which cut a process off and fill Redis.
 #[path = "support/redis_server.rs"]
 mod redis_server;
 

@@ -76,6 +76,21 @@ impl TestRedis {
         }
     }
 
+    /// The port it listens on (0 for the one `ELICIT_REDIS_URL` names).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Runs one command through `redis-cli` (`CONFIG SET ...`, say): what it printed.
+    pub fn cli(&self, args: &[&str]) -> String {
+        let output = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string()])
+            .args(args)
+            .output()
+            .expect("redis-cli runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
     /// Starts its server again, on the same port, after [`stop`](Self::stop).
     pub fn start(&mut self) -> Result<(), String> {
         let mut command = Command::new("redis-server");

@@ -21,10 +21,15 @@
 //!   process is asked again.
 //! - `FLEET_LEDGER`: a directory that stands in for a payment service with idempotency keys:
 //!   each payment is a file named by its key, made only where none is, holding
-//!   `INVOICE AMOUNT`, and each attempt appends `INVOICE KEY` to its file `attempts`. Without
-//!   it, each payment is a line on stderr.
+//!   `INVOICE AMOUNT`, and each body that reaches the payment appends `INVOICE KEY` to the
+//!   file `attempts`, with ` taken-over` where it runs as a take-over. Without it, each
+//!   payment is a line on stderr.
 //! - `FLEET_PAY_MS`: how long a payment takes to confirm once made, in milliseconds (none by
 //!   default): a process killed then has paid, but not answered.
+//! - `FLEET_LEASE_MS`: the claim's lease, in milliseconds (`StateKey::DEFAULT_LEASE` by
+//!   default): a shorter one takes a dead process's round over sooner.
+//! - `FLEET_BLOCK_MS`: how long a payment of an invoice whose number ends in `-block` blocks
+//!   its thread first (a blocking HTTP client, say), in milliseconds.
 //!
 //! Tool `pay_invoice` asks which invoice to pay and how much (a form), then confirms the
 //! amount, then pays: the payment is the effect that must happen once. The store runs each
@@ -72,8 +77,14 @@ impl Fleet {
             }
             // Every question is answered: the payment goes last, under the call's id.
             let key = ask.call_id()?;
+            if let Some(blocking) =
+                millis("FLEET_BLOCK_MS").filter(|_| invoice.number.ends_with("-block"))
+            {
+                std::thread::sleep(blocking);
+            }
             // A payment that could not be made paid nothing: a retry may try again.
-            pay(&key, &invoice).map_err(|e| Interrupt::retryable(RpcError::internal(e)))?;
+            pay(&key, &invoice, ask.taken_over())
+                .map_err(|e| Interrupt::retryable(RpcError::internal(e)))?;
             if let Some(confirming) = millis("FLEET_PAY_MS") {
                 tokio::time::sleep(confirming).await;
             }
@@ -93,14 +104,16 @@ impl Fleet {
 impl rmcp::ServerHandler for Fleet {}
 
 /// Pays `invoice` under the idempotency key `key`, as a payment service would: a second
-/// payment under one key is the first.
-fn pay(key: &str, invoice: &Invoice) -> Result<(), String> {
+/// payment under one key is the first. `taken_over` marks the attempt of a body that runs as
+/// a take-over.
+fn pay(key: &str, invoice: &Invoice, taken_over: bool) -> Result<(), String> {
     let Some(ledger) = std::env::var_os("FLEET_LEDGER").map(std::path::PathBuf::from) else {
         eprintln!("paid {} {}", invoice.number, invoice.amount);
         return Ok(());
     };
     let failed = |e: std::io::Error| format!("the payment service cannot be reached: {e}");
-    let attempt = format!("{} {key}\n", invoice.number);
+    let mark = if taken_over { " taken-over" } else { "" };
+    let attempt = format!("{} {key}{mark}\n", invoice.number);
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -132,7 +145,10 @@ fn millis(name: &str) -> Option<Duration> {
 /// here, and installed for every call of every session.
 fn install_key() -> Result<(), Box<dyn std::error::Error>> {
     let secret = std::env::var_os("FLEET_SECRET").ok_or("FLEET_SECRET is not set")?;
-    let key = StateKey::new(secret.into_encoded_bytes())?;
+    let mut key = StateKey::new(secret.into_encoded_bytes())?;
+    if let Some(lease) = millis("FLEET_LEASE_MS") {
+        key = key.with_lease(lease);
+    }
     let key = match std::env::var("FLEET_REDIS_URL") {
         Ok(url) => key.with_store(RedisStore::open(&url, "fleet:")?),
         Err(_) => key,

@@ -175,3 +175,74 @@ async fn a_redis_restarted_empty_never_pays_again_in_silence() {
     assert_eq!(paid(&ledger), once(&["INV-9"]));
     let _ = std::fs::remove_dir_all(&ledger);
 }
+
+/// A Redis whose `maxmemory-policy` evicts keys with a time to live (`volatile-lru`, a common
+/// managed default) lets calls' entries go under memory pressure. The store warns of it at
+/// connect, and every finished call's final retry, resent once its entry may have been
+/// evicted, gets its recorded result or is asked again saying what its answers led to may have
+/// happened: no body reaches the payment a second time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_evicting_redis_never_runs_a_finished_round_again() {
+    let Some(redis) = TestRedis::own("an_evicting_redis") else {
+        return;
+    };
+    redis.cli(&["CONFIG", "SET", "maxmemory-policy", "volatile-lru"]);
+    let ledger = ledger("evicting");
+    let logs = std::env::temp_dir().join(format!("elicit-evicting-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&logs);
+    let a = Process::start(&redis.url, &ledger, ANY_PORT, 0, Some(&logs));
+    let b = Process::start(&redis.url, &ledger, ANY_PORT, 0, Some(&logs));
+    let (on_a, on_b) = (connect(&a).await, connect(&b).await);
+    let mut finals = Vec::new();
+    for n in 0..20 {
+        let number = format!("E{n}");
+        let last = two_rounds(&on_a, &on_b, &number).await;
+        let paid = text(&on_a, last.clone()).await.unwrap();
+        assert_eq!(paid, format!("Paid 120 EUR for invoice {number}."));
+        finals.push((paid, last));
+    }
+    // Memory capped a little above what Redis holds, then filled with keys that expire: Redis
+    // evicts such keys, the calls' entries among them.
+    let info = redis.cli(&["INFO", "memory"]);
+    let used: u64 = info
+        .lines()
+        .find_map(|line| line.strip_prefix("used_memory:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("used_memory");
+    redis.cli(&["CONFIG", "SET", "maxmemory", &(used + 400_000).to_string()]);
+    let filler = "x".repeat(4_000);
+    for i in 0..300 {
+        redis.cli(&["SET", &format!("filler:{i}"), &filler, "PX", "3600000"]);
+    }
+    let stats = redis.cli(&["INFO", "stats"]);
+    let evicted: u64 = stats
+        .lines()
+        .find_map(|line| line.strip_prefix("evicted_keys:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("evicted_keys");
+    assert!(evicted > 0, "nothing was evicted");
+    let (mut replayed, mut asked_again) = (0, 0);
+    for (paid, last) in &finals {
+        match on_b.call_tool_once(last.clone()).await.expect("an answer") {
+            CallToolResponse::Complete(result) => {
+                assert_eq!(&text_of(&result), paid);
+                replayed += 1;
+            }
+            CallToolResponse::InputRequired(round) => {
+                let (keys, message) = asked(&round);
+                assert_eq!(keys, ["invoice"]);
+                assert!(message.contains("may already have happened"), "{message}");
+                asked_again += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(asked_again > 0, "no entry was evicted: {replayed} replayed");
+    assert_eq!(attempts(&ledger), 20, "no body reached the payment twice");
+    assert_eq!(payments(&ledger).len(), 20);
+    let log = std::fs::read_to_string(&logs).unwrap_or_default();
+    assert!(log.contains("maxmemory-policy volatile-lru"), "{log}");
+    drop((a, b));
+    let _ = std::fs::remove_dir_all(&ledger);
+    let _ = std::fs::remove_file(&logs);
+}

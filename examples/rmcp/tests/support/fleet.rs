@@ -34,6 +34,18 @@ impl Process {
         pay_ms: u64,
         log: Option<&Path>,
     ) -> Process {
+        Process::start_with(redis, ledger, address, pay_ms, log, &[])
+    }
+
+    /// [`start`](Process::start), with more of its environment (`FLEET_LEASE_MS`, say).
+    pub fn start_with(
+        redis: &str,
+        ledger: &Path,
+        address: &str,
+        pay_ms: u64,
+        log: Option<&Path>,
+        env: &[(&str, String)],
+    ) -> Process {
         let stderr = match log {
             Some(path) => Stdio::from(
                 std::fs::OpenOptions::new()
@@ -50,6 +62,7 @@ impl Process {
             .env("FLEET_REDIS_URL", redis)
             .env("FLEET_LEDGER", ledger)
             .env("FLEET_PAY_MS", pay_ms.to_string())
+            .envs(env.iter().map(|(name, value)| (*name, value.as_str())))
             .stdout(Stdio::piped())
             .stderr(stderr)
             .spawn()
@@ -112,6 +125,22 @@ pub fn attempts(ledger: &Path) -> usize {
         .unwrap_or_default()
         .lines()
         .count()
+}
+
+/// The bodies that reached the payment, by invoice: how many ran as a first run of their
+/// round, and how many as a take-over.
+pub fn bodies(ledger: &Path) -> BTreeMap<String, (usize, usize)> {
+    let mut bodies: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let text = std::fs::read_to_string(ledger.join("attempts")).unwrap_or_default();
+    for line in text.lines() {
+        let invoice = line.split(' ').next().unwrap_or_default().to_owned();
+        let counts = bodies.entry(invoice).or_default();
+        match line.ends_with(" taken-over") {
+            true => counts.1 += 1,
+            false => counts.0 += 1,
+        }
+    }
+    bodies
 }
 
 /// The call's next request: the answer to the round `previous` asked, with its state.
