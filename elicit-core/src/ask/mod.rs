@@ -744,20 +744,18 @@ impl Ask {
             trace::store_failed(&e);
             Interrupt::State(StateError::Store(e.0))
         })?;
-        let stop = if seen.contains(&now) {
-            Some(StateError::Unshared)
-        } else if restarts >= Self::MAX_RESTARTS {
-            Some(StateError::Forgotten)
-        } else {
-            None
-        };
-        if let Some(stop) = stop {
-            trace::state_failed(&stop);
-            return Err(Interrupt::State(stop));
-        }
-        let why = match now == issued_under {
-            true => "the store let the call's round go to make room: it may have run",
-            false => "the store lost its records (a new generation): the round may have run",
+        let why = machine::restart(&issued_under, &now, &seen, restarts, Self::MAX_RESTARTS)
+            .map_err(|stop| {
+                trace::state_failed(&stop);
+                Interrupt::State(stop)
+            })?;
+        let why = match why {
+            machine::Lost::LetGo => {
+                "the store let the call's round go to make room: it may have run"
+            }
+            machine::Lost::Records => {
+                "the store lost its records (a new generation): the round may have run"
+            }
         };
         let mut inner = self.lock();
         let Some(Ok(carried)) = &inner.carried else {
