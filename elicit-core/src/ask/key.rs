@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::memory::MemoryStore;
 use super::seal::{Refused, Sealer, open};
 use super::state::{Binding, Carried, StateError, digest};
+use super::store::MemoryStore;
 use super::store::RoundStore;
 use super::trace;
 

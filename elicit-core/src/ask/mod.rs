@@ -67,18 +67,14 @@
 mod answer;
 mod asked;
 mod carry;
-mod claim;
 mod key;
-mod machine;
-mod memory;
 mod port;
-#[cfg(feature = "redis")]
-mod redis;
 mod retry;
 // Its settings macros serve the confirmation too.
 #[macro_use]
 mod question;
 mod confirm;
+mod round;
 #[cfg(feature = "sampling")]
 mod sample;
 mod seal;
@@ -102,25 +98,24 @@ use serde_json::{Map, Value};
 pub use asked::{Asked, Ending, Interrupt};
 pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use key::{StateKey, StateKeyError};
-pub use memory::MemoryStore;
 pub use port::{Call, Method, Port, PortFuture, SendError};
 pub use question::{FormQuestion, Question, Questions, UrlQuestion};
-#[cfg(feature = "redis")]
-#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
-pub use redis::RedisStore;
 pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
 #[cfg(feature = "sampling")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sampling")))]
 pub use sample::ClientQuestion;
 pub use state::{Change, StateError};
-pub use store::{Claim, Round, RoundStore, StoreError};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use store::RedisStore;
+pub use store::{Claim, MemoryStore, Round, RoundStore, StoreError};
 pub use unavailable::{Unavailable, input_schema};
 
 pub(crate) use state::digest;
 
 use crate::protocol::client::{Capability, ClientCapabilities};
 
-use claim::Claimed;
+use round::{Claimed, machine};
 use state::{Binding, Carried, QuestionKind};
 
 use crate::protocol::input::{InputRequests, InputRequired};

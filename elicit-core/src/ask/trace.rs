@@ -148,7 +148,7 @@ pub(super) fn taken_over(round: u32) {
 }
 
 /// A running body was stopped because its claim could lapse, or was lost.
-pub(super) fn fenced(fence: super::machine::Fence) {
+pub(super) fn fenced(fence: super::round::machine::Fence) {
     #[cfg(not(feature = "tracing"))]
     let _ = fence;
     event!(

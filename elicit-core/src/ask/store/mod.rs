@@ -22,9 +22,17 @@
 //! - a claim whose lease passed (its process died, or was cut off from the store and stopped
 //!   its body) is taken over, and the body knows it ([`Ask::taken_over`](super::Ask::taken_over)).
 
+mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+
 use std::time::{Duration, SystemTime};
 
 use super::port::PortFuture;
+
+pub use memory::MemoryStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisStore;
 
 /// One round of one call, as a store knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]

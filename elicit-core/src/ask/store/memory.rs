@@ -7,12 +7,12 @@ use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
-use super::port::PortFuture;
-use super::store::{Claim, Round, RoundStore, StoreError};
-use super::trace;
+use super::{Claim, Round, RoundStore, StoreError};
+use crate::ask::port::PortFuture;
+use crate::ask::trace;
 
 /// A [`RoundStore`] in memory: exactly-once rounds for one process. Every
-/// [`StateKey`](super::StateKey) that is given no store of its own shares one per process
+/// [`StateKey`](crate::ask::StateKey) that is given no store of its own shares one per process
 /// ([`MemoryStore::process`]), so a key made per call or per session still runs each round
 /// once. It is not shared between processes, and it does not outlive its process: its
 /// [generation](RoundStore::generation) is new in every process, so a state issued before a
@@ -20,7 +20,7 @@ use super::trace;
 ///
 /// **Room.** It holds one entry per call (its latest round) for up to
 /// [`cap`](MemoryStore::with_cap) calls ([`DEFAULT_CAP`](Self::DEFAULT_CAP)), and one
-/// principal (one caller, as [`Call::origin`](super::Call::origin) tells callers apart) holds
+/// principal (one caller, as [`Call::origin`](crate::ask::Call::origin) tells callers apart) holds
 /// at most a quarter of them ([`with_principal_cap`](Self::with_principal_cap)). To make room
 /// for a new entry, it lets go of the oldest entry that is not running: the principal's own
 /// where the principal is at its cap, else the store's. It never lets a running round go, so
@@ -145,10 +145,10 @@ impl MemoryStore {
         let mut generation = [0u8; 16];
         // Without random bytes, the time tells one store from another.
         if getrandom::fill(&mut generation).is_err() {
-            generation[..8].copy_from_slice(&super::state::now_ms().to_be_bytes());
+            generation[..8].copy_from_slice(&crate::ask::state::now_ms().to_be_bytes());
         }
         let rounds = Rounds {
-            generation: super::state::digest(&generation),
+            generation: crate::ask::state::digest(&generation),
             calls: HashMap::new(),
             made: Order::default(),
             idle: Order::default(),
@@ -302,7 +302,7 @@ impl MemoryStore {
 impl Rounds {
     /// Forgets the entries whose state has expired everywhere, from the oldest made.
     fn forget_expired(&mut self, now: SystemTime) {
-        let skew = super::StateKey::MAX_CLOCK_SKEW;
+        let skew = crate::ask::StateKey::MAX_CLOCK_SKEW;
         while let Some((stamp, call)) = self.made.0.front() {
             match self.calls.get(call) {
                 Some(entry) if entry.stamp == *stamp && entry.expires + skew > now => break,

@@ -3,6 +3,8 @@
 //! body, and the record or release of how it ended. Every decision is the machine's; this file
 //! only does the I/O and feeds the answers back.
 
+pub(super) mod machine;
+
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -13,12 +15,12 @@ use tokio::sync::Notify;
 
 use super::asked::{Asked, Ending, Interrupt};
 use super::key::StateKey;
-use super::machine::{Claiming, Fence, Keep, Machine, Recorded as Kept, Settle, Verdict};
 use super::state::StateError;
 use super::store::{Round, RoundStore};
 use super::{Ask, trace};
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
+use machine::{Claiming, Fence, Keep, Machine, Recorded as Kept, Settle, Verdict};
 
 /// What the client gets for a round whose call was dropped mid-body: nobody can say how far
 /// the body went.

@@ -1,6 +1,6 @@
 //! The life of one claimed round, with no I/O: claiming it, keeping the claim while the body
 //! runs, stopping the body before the claim can lapse, and recording or releasing how it
-//! ended. The driver ([`Ask::run`](super::Ask::run) and its keeper task) does what it says and
+//! ended. The driver ([`Ask::run`](crate::ask::Ask::run) and its keeper task) does what it says and
 //! feeds back what the store answered, with the time on its own monotonic clock.
 //!
 //! ```text
@@ -25,7 +25,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::store::{Claim, StoreError};
+use crate::ask::store::{Claim, StoreError};
 
 /// The part of the lease after which a body whose claim was not renewed is stopped: the rest
 /// is the time it has to reach its next await.
@@ -51,12 +51,12 @@ pub(crate) fn restart(
     seen: &[String],
     restarts: u32,
     max: u32,
-) -> Result<Lost, super::StateError> {
+) -> Result<Lost, crate::ask::StateError> {
     if seen.iter().any(|generation| generation == now) {
-        return Err(super::StateError::Unshared);
+        return Err(crate::ask::StateError::Unshared);
     }
     if restarts >= max {
-        return Err(super::StateError::Forgotten);
+        return Err(crate::ask::StateError::Forgotten);
     }
     Ok(match issued_under == now {
         true => Lost::LetGo,
@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn a_call_without_its_round_starts_over_unless_it_went_back_or_kept_losing_it() {
-        use super::super::StateError;
+        use crate::ask::StateError;
         let seen = ["g1".to_owned()];
         assert_eq!(restart("g2", "g2", &seen, 1, 3), Ok(Lost::LetGo));
         assert_eq!(restart("g2", "g3", &seen, 1, 3), Ok(Lost::Records));

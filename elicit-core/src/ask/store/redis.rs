@@ -7,9 +7,9 @@ use std::time::{Duration, SystemTime};
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::{Client, FromRedisValue, Script, ScriptInvocation};
 
-use super::key::StateKey;
-use super::port::PortFuture;
-use super::store::{Claim, Round, RoundStore, StoreError};
+use super::{Claim, Round, RoundStore, StoreError};
+use crate::ask::key::StateKey;
+use crate::ask::port::PortFuture;
 
 /// How long one Redis command may take, and one connection attempt: past it the retry fails
 /// closed rather than wait on a Redis that went away.
@@ -117,7 +117,7 @@ return 1";
 ///
 /// Each call is one key, the prefix and `call:` and the call's digest, made when its first
 /// round is asked, which lives until its state expires plus
-/// [`StateKey::MAX_CLOCK_SKEW`](super::StateKey::MAX_CLOCK_SKEW), by Redis's clock; each step
+/// [`StateKey::MAX_CLOCK_SKEW`](crate::ask::StateKey::MAX_CLOCK_SKEW), by Redis's clock; each step
 /// is one script, so it is atomic against every other process, and leases are measured by
 /// Redis's own clock. A step whose connection had dropped (a Redis that
 /// restarted) runs once more on a new one: each is safe to run twice. The store's generation
@@ -135,7 +135,7 @@ return 1";
 /// (through `tracing` with that feature, else on stderr) where Redis keeps no append-only file,
 /// or may evict keys.
 ///
-/// **Room.** Unlike [`MemoryStore`](super::MemoryStore), the store caps neither the calls it
+/// **Room.** Unlike [`MemoryStore`](crate::ask::MemoryStore), the store caps neither the calls it
 /// holds nor one caller's share: Redis's memory is the bound. Run it with
 /// `maxmemory-policy noeviction`, so that a full Redis refuses new calls (they fail closed).
 /// A Redis that evicts keys (`volatile-lru`, `allkeys-lru`, ...) lets calls go: a retry of one
@@ -283,7 +283,7 @@ impl RedisStore {
         }
         if !self.checked.swap(true, Ordering::Relaxed) {
             for warning in warnings {
-                super::trace::warn(&warning);
+                crate::ask::trace::warn(&warning);
             }
         }
     }
@@ -305,7 +305,7 @@ fn millis(span: Duration) -> u64 {
 fn fresh_generation() -> Result<String, StoreError> {
     let mut fresh = [0u8; 16];
     getrandom::fill(&mut fresh).map_err(|e| StoreError(e.to_string()))?;
-    Ok(super::state::digest(&fresh))
+    Ok(crate::ask::state::digest(&fresh))
 }
 
 fn failed(e: ::redis::RedisError) -> StoreError {
