@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::port::SendError;
+use super::question::unavailable::Unavailable;
 use super::state::{Change, StateError};
-use super::unavailable::Unavailable;
 use crate::error::{ElicitError, SchemaError};
 use crate::protocol::client::Capability;
 use crate::protocol::input::InputRequired;

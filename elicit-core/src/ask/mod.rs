@@ -64,25 +64,15 @@
 //! [`RoundStore`]) before the body runs, and after it seals the questions the body waits for
 //! into the round's result, or records the result.
 
-mod answer;
 mod asked;
-mod carry;
 mod key;
 mod port;
-mod retry;
-// Its settings macros serve the confirmation too.
-#[macro_use]
 mod question;
-mod confirm;
 mod round;
-#[cfg(feature = "sampling")]
-mod sample;
 mod seal;
 mod state;
-mod step;
 mod store;
 mod trace;
-mod unavailable;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
@@ -96,20 +86,20 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 pub use asked::{Asked, Ending, Interrupt};
-pub use confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
 pub use key::{StateKey, StateKeyError};
 pub use port::{Call, Method, Port, PortFuture, SendError};
-pub use question::{FormQuestion, Question, Questions, UrlQuestion};
-pub use retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
+pub use question::confirm::{ConfirmQuestion, Confirmation, Unconfirmed};
+pub use question::retry::{AnswerSource, Attempt, AttemptOutcome, RetryPolicy};
 #[cfg(feature = "sampling")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sampling")))]
-pub use sample::ClientQuestion;
+pub use question::sample::ClientQuestion;
+pub use question::unavailable::{Unavailable, input_schema};
+pub use question::{FormQuestion, Question, Questions, UrlQuestion};
 pub use state::{Change, StateError};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use store::RedisStore;
 pub use store::{Claim, MemoryStore, Round, RoundStore, StoreError};
-pub use unavailable::{Unavailable, input_schema};
 
 pub(crate) use state::digest;
 
@@ -713,7 +703,8 @@ impl Ask {
                 continue;
             };
             let kind = carried.keys.get(&key).and_then(|a| a.get(index));
-            let reply = carry::carry(kind.map_or(QuestionKind::Form, |a| a.identity.kind), reply);
+            let reply =
+                question::carry::carry(kind.map_or(QuestionKind::Form, |a| a.identity.kind), reply);
             answers.insert(key.clone(), reply.clone());
             carried.push_reply(&key, index, reply, Some(took));
             inner.fresh.insert((key, index));

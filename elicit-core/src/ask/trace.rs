@@ -5,7 +5,7 @@
 
 use super::asked::Interrupt;
 use super::question::Asking;
-use super::retry::Attempt;
+use super::question::retry::Attempt;
 use crate::version::ProtocolVersion;
 
 /// Emits the event for `question`, whose last attempt is `last`, or which stopped at `stop`;

@@ -1,5 +1,5 @@
 //! What a reply is carried and read as: only what its question reads, and no more than
-//! [`Ask::MAX_CARRIED_REPLY`](super::Ask::MAX_CARRIED_REPLY), on every version.
+//! [`Ask::MAX_CARRIED_REPLY`](crate::ask::Ask::MAX_CARRIED_REPLY), on every version.
 //!
 //! A reply larger than [`Limits::max_reply_bytes`] as it came is refused, as a reply's text
 //! is. An elicitation's reply is then its `action` and, on an accept only, its `content`: a
@@ -14,8 +14,8 @@ use std::io::{self, Write};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::Ask;
-use super::state::QuestionKind;
+use crate::ask::Ask;
+use crate::ask::state::QuestionKind;
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::limits::Limits;
 #[cfg(feature = "sampling")]
@@ -27,13 +27,13 @@ const TOO_LARGE: &str = "replyTooLarge";
 /// The client's answer to `roots/list`, as it is carried.
 #[cfg(feature = "sampling")]
 #[derive(serde::Serialize, Deserialize)]
-pub(super) struct ListRootsResult {
+pub(crate) struct ListRootsResult {
     pub roots: Vec<Root>,
 }
 
-/// `reply` to a question of `kind` (see [`Asking::kind`](super::question::Asking::kind)), as
+/// `reply` to a question of `kind` (see [`Asking::kind`](super::Asking::kind)), as
 /// it is carried.
-pub(super) fn carry(kind: QuestionKind, reply: &Value) -> Value {
+pub(crate) fn carry(kind: QuestionKind, reply: &Value) -> Value {
     let limit = Limits::DEFAULT.max_reply_bytes();
     if json_len(reply) > limit {
         return json!({ TOO_LARGE: limit });
@@ -71,7 +71,7 @@ pub(super) fn carry(kind: QuestionKind, reply: &Value) -> Value {
 
 /// The error of a reply that was too large to carry, where `reply` is its stand-in: it names
 /// the limit the reply was over.
-pub(super) fn too_large(reply: &Value) -> Option<ElicitError> {
+pub(crate) fn too_large(reply: &Value) -> Option<ElicitError> {
     let limit = reply.get(TOO_LARGE)?.as_u64()?;
     let rule = Rule::ReplyTooLarge(usize::try_from(limit).unwrap_or(usize::MAX));
     Some(ElicitError::new(vec![Violation::new(
@@ -82,7 +82,7 @@ pub(super) fn too_large(reply: &Value) -> Option<ElicitError> {
 }
 
 /// The length of `value` as compact JSON, without writing it anywhere.
-pub(super) fn json_len(value: &Value) -> usize {
+pub(crate) fn json_len(value: &Value) -> usize {
     struct Count(usize);
     impl Write for Count {
         fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {

@@ -28,9 +28,9 @@ pub struct Unavailable {
     /// Its `requestedSchema`, written for the request's version.
     pub requested_schema: Value,
     /// The fields, in words.
-    pub(super) fields: Vec<String>,
+    pub(crate) fields: Vec<String>,
     /// Whether the result carries `structuredContent` (the tool declares no `outputSchema`).
-    pub(super) structured: bool,
+    pub(crate) structured: bool,
     why: Why,
     /// What was wrong with the last answer, where one was refused.
     refused: Option<String>,
@@ -40,7 +40,7 @@ pub struct Unavailable {
 
 impl Unavailable {
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn new(
+    pub(crate) fn new(
         key: &str,
         message: &str,
         schema: &RequestedSchema,

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::Ask;
-use super::asked::Interrupt;
-use super::question::{Answering, Asking, FormQuestion, sealed};
+use super::{Answering, Asking, FormQuestion, sealed};
+use crate::ask::Ask;
+use crate::ask::asked::Interrupt;
 use crate::ask::{AnswerSource, Attempt, RetryPolicy};
 use crate::error::ElicitError;
 use crate::form::Confirm;
@@ -114,7 +114,7 @@ pub struct ConfirmQuestion<'a> {
 }
 
 impl<'a> ConfirmQuestion<'a> {
-    pub(super) fn new(form: FormQuestion<'a, Confirm>) -> Self {
+    pub(crate) fn new(form: FormQuestion<'a, Confirm>) -> Self {
         ConfirmQuestion { form }
     }
 
@@ -127,7 +127,7 @@ impl<'a> ConfirmQuestion<'a> {
     }
 
     /// Waits `deadline` for the answer, live or in a round (see
-    /// [`Ask::with_deadline`](super::Ask::with_deadline)); then it is not confirmed.
+    /// [`Ask::with_deadline`](crate::ask::Ask::with_deadline)); then it is not confirmed.
     pub fn deadline(self, deadline: Duration) -> Self {
         ConfirmQuestion {
             form: self.form.deadline(deadline),
@@ -135,7 +135,7 @@ impl<'a> ConfirmQuestion<'a> {
     }
 
     /// Sends progress every `interval` while a live request waits (see
-    /// [`Ask::with_keep_alive`](super::Ask::with_keep_alive)).
+    /// [`Ask::with_keep_alive`](crate::ask::Ask::with_keep_alive)).
     pub fn keep_alive(self, interval: Duration) -> Self {
         ConfirmQuestion {
             form: self.form.keep_alive(interval),

@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::Ask;
-use super::asked::Interrupt;
 use super::carry::ListRootsResult;
-use super::question::{Answering, Asking, Core, Facts, Kept, sealed};
 use super::retry::RetryPolicy;
-use super::state::{Identity, QuestionKind, digest};
+use super::{Answering, Asking, Core, Facts, Kept, sealed};
+use crate::ask::Ask;
+use crate::ask::asked::Interrupt;
+use crate::ask::state::{Identity, QuestionKind, digest};
 use crate::error::{ElicitError, Location, Rule, Violation};
 use crate::protocol::client::{Capability, Request};
 use crate::protocol::sampling::{CreateMessageResult, Root, SamplingRequest};
@@ -32,9 +32,9 @@ impl Ask {
     /// A result larger than [`MAX_CARRIED_REPLY`](Ask::MAX_CARRIED_REPLY), once cut to its
     /// fields, is refused on every version ([`Interrupt::Invalid`], a tool error), so that the
     /// state stays small: ask for fewer `maxTokens`. A client that refuses the request (a JSON-RPC error, live) ends the
-    /// call with [`SendError::Refused`](super::SendError::Refused), a tool error; one that
+    /// call with [`SendError::Refused`](crate::ask::SendError::Refused), a tool error; one that
     /// does not answer within the question's deadline, with
-    /// [`SendError::Timeout`](super::SendError::Timeout).
+    /// [`SendError::Timeout`](crate::ask::SendError::Timeout).
     ///
     /// Sampling is deprecated in the specification (SEP-2577, on a twelve-month clock); it is
     /// still a legal input request on 2026-07-28, and clients still declare it, so it is here
@@ -95,7 +95,7 @@ impl<'a, O> ClientQuestion<'a, O> {
     }
 
     /// Waits `deadline` for the answer, live or in a round; then the call ends with
-    /// [`SendError::Timeout`](super::SendError::Timeout).
+    /// [`SendError::Timeout`](crate::ask::SendError::Timeout).
     pub fn deadline(mut self, deadline: Duration) -> Self {
         self.core.deadline = Some(deadline);
         self

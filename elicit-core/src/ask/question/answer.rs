@@ -6,12 +6,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::asked::Interrupt;
-use super::port::SendError;
-use super::question::{Asking, Facts, Question, outcome};
+use super::carry;
 use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use super::step::{self, Next, Read, Step, Stored};
-use super::{Ask, carry, trace};
+use super::{Asking, Facts, Question, outcome};
+use crate::ask::asked::Interrupt;
+use crate::ask::port::SendError;
+use crate::ask::{Ask, trace};
 use crate::protocol::client::Capability;
 use crate::protocol::client::Request;
 use crate::protocol::jsonrpc::RpcError;
@@ -307,7 +308,7 @@ impl Ask {
     /// Marks the start of the questions of one [`Ask::all`], until the guard it returns is
     /// dropped.
     pub(crate) fn batch(&self) -> BatchGuard<'_> {
-        self.lock().batch = Some(super::Batch::default());
+        self.lock().batch = Some(crate::ask::Batch::default());
         BatchGuard(self)
     }
 }

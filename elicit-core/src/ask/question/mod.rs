@@ -13,7 +13,6 @@ use serde_json::Value;
 use super::Ask;
 use super::asked::Interrupt;
 use super::port::SendError;
-use super::retry::{Attempt, AttemptOutcome, RetryPolicy};
 use super::state::{Identity, QuestionKind, digest};
 use crate::elicit::Elicit;
 use crate::error::{ElicitError, SchemaError};
@@ -28,6 +27,7 @@ use crate::result::{ElicitAction, ElicitResult};
 use crate::schema::RequestedSchema;
 use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
+use retry::{Attempt, AttemptOutcome, RetryPolicy};
 
 impl Ask {
     /// Asks for a `T` under `key`, with `T`'s message and its schema for the request's
@@ -750,3 +750,13 @@ questions!(
     E e_question e_answer,
     F f_question f_answer
 );
+
+// After the settings macros above, which the confirmation and the client's questions use.
+pub(super) mod answer;
+pub(super) mod carry;
+pub(super) mod confirm;
+pub(super) mod retry;
+#[cfg(feature = "sampling")]
+pub(super) mod sample;
+pub(super) mod step;
+pub(super) mod unavailable;

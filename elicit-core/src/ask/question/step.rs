@@ -1,5 +1,5 @@
 //! The rules of one question, with no I/O: from the replies it has had and the facts of the
-//! call, what to do next. The driver ([`Ask::resolve`](super::Ask)) does the rest: it loads the
+//! call, what to do next. The driver ([`Ask::resolve`](crate::ask::Ask)) does the rest: it loads the
 //! replies, sends what the step says to send, and feeds the reply back.
 //!
 //! ```text
@@ -22,11 +22,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::asked::Interrupt;
-use super::port::SendError;
-use super::question::{Asking, Facts};
 use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
 use super::unavailable::{Unavailable, Why};
+use super::{Asking, Facts};
+use crate::ask::asked::Interrupt;
+use crate::ask::port::SendError;
 use crate::error::{ElicitError, Location, Rule};
 use crate::protocol::client::Request;
 
