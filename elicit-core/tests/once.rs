@@ -1095,7 +1095,9 @@ async fn a_replica_cut_off_mid_body_stops_before_another_takes_over() {
     let (stopped, (), taken) = tokio::join!(body(&on_a), cut, taker);
     let stopped = rpc(&stopped);
     assert!(
-        stopped.message.contains("could not reach its state store"),
+        stopped
+            .message
+            .contains("could not renew its hold on this round"),
         "{stopped:?}"
     );
     assert_eq!(done(taken), "paid, taken over: true");

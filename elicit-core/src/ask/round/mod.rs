@@ -26,8 +26,8 @@ use machine::{Claiming, Fence, Keep, Machine, Recorded as Kept, Settle, Verdict}
 /// the body went.
 const STOPPED_MIDWAY: &str = "the call was stopped before its tool finished (its request was cancelled, or its connection closed), so what the tool was doing may or may not have happened; call the tool again to start over";
 
-/// What the client gets for a body stopped because its claim could not be renewed.
-const FENCED_LAPSING: &str = "the server could not reach its state store to keep its hold on this round, so it stopped the tool before another server could run it: what the tool was doing may or may not have happened; call the tool again to start over";
+/// What the client gets for a body stopped because its claim could not be renewed in time.
+const FENCED_LAPSING: &str = "the server could not renew its hold on this round in time (its state store was out of reach or slow, or the server too busy), so it stopped the tool before another server could run it: what the tool was doing may or may not have happened; call the tool again to start over";
 
 /// What the client gets for a body stopped because another took its round over.
 const FENCED_LOST: &str = "this round was taken over by another copy of the same request while its tool ran, so the tool was stopped here: what it was doing may or may not have happened, and the other copy's result is the call's";
