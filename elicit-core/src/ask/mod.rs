@@ -74,12 +74,12 @@ mod state;
 mod store;
 mod trace;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Mutex, MutexGuard};
 use std::task::Poll;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, UNIX_EPOCH};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -105,6 +105,7 @@ pub(crate) use state::digest;
 
 use crate::protocol::client::{Capability, ClientCapabilities};
 
+use round::call::{CallMachine, Restart, RoundOf};
 use round::{Claimed, machine};
 use state::{Binding, Carried, QuestionKind};
 
@@ -178,89 +179,7 @@ pub struct Ask {
     pub(crate) keep_alive: Duration,
     /// How long a live request waits for the person.
     pub(crate) deadline: Duration,
-    inner: Mutex<Inner>,
-}
-
-#[derive(Default)]
-pub(crate) struct Inner {
-    /// The call's carried state, opened on first use.
-    carried: Option<Result<Carried, StateError>>,
-    /// The awaits this round's `inputResponses` answered, by key and index: their answers
-    /// arrived now (for traces).
-    pub(crate) fresh: BTreeSet<(String, usize)>,
-    /// This round's unanswered questions (2026-07-28).
-    pub(crate) pending: InputRequests,
-    /// Which await of its key each of this round's questions is.
-    pub(crate) pending_at: BTreeMap<String, usize>,
-    /// Every attempt at each key, as of its last await.
-    pub(crate) attempts: BTreeMap<String, Vec<Attempt>>,
-    /// How many times the body awaited each key in this run.
-    pub(crate) awaits: BTreeMap<String, usize>,
-    /// The keys whose last await in this run ended declined: a decline is final.
-    pub(crate) declined: BTreeSet<String>,
-    /// Rounds of live requests so far (before 2026-07-28), for the round cap.
-    pub(crate) live_rounds: u32,
-    /// Inside [`Ask::all`]: whether its round was counted yet, and the keys it asked.
-    pub(crate) batch: Option<Batch>,
-    /// Whether a body is running under [`Ask::run`].
-    pub(crate) running: bool,
-    /// The last progress value sent: each notification's is higher.
-    pub(crate) progress: f64,
-    /// The round a verified state names, for its claim.
-    round: Option<RoundOf>,
-    /// Why the call started over, if it did: its questions say so.
-    pub(crate) restart: Option<Restart>,
-    /// Whether this run of the round is a take-over of a claim that lapsed.
-    taken_over: bool,
-}
-
-/// What a verified state says of the round its retry is, beside the call and the generation
-/// it carries.
-struct RoundOf {
-    number: u32,
-    /// A digest of the answers this retry brought for it, as they are carried.
-    answers: String,
-    /// A digest of the caller's principal, empty for nobody in particular.
-    principal: String,
-    expires: SystemTime,
-    /// What the call's state is bound to, which its recorded ending is bound to too.
-    binding: Binding,
-}
-
-/// Why a call that carried a state starts over, as a first call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Restart {
-    /// The state opened under no key of the server's, had expired, or holds what this build
-    /// does not read.
-    Unopened,
-    /// The store may have lost the call's round: it may have run.
-    Forgotten,
-}
-
-impl Restart {
-    /// The sentence each question of the call adds to its message.
-    pub(crate) fn sentence(self) -> &'static str {
-        match self {
-            Restart::Unopened => {
-                "(The server could not continue your earlier answers, so it asks again; what \
-                 they led to may already have happened.)"
-            }
-            Restart::Forgotten => {
-                "(The server lost its record of your earlier answers, so it asks again; what \
-                 they led to may already have happened.)"
-            }
-        }
-    }
-}
-
-/// The questions of one [`Ask::all`] so far.
-#[derive(Default)]
-pub(crate) struct Batch {
-    /// The live rounds the batch counted: its questions' first attempts share the first, their
-    /// second attempts the second, and so on.
-    pub(crate) rounds: usize,
-    /// The keys asked.
-    pub(crate) keys: BTreeSet<String>,
+    call: Mutex<CallMachine>,
 }
 
 impl std::fmt::Debug for Ask {
@@ -330,7 +249,7 @@ impl Ask {
             output_schema: call.output_schema,
             keep_alive: Self::DEFAULT_KEEP_ALIVE,
             deadline: Self::DEFAULT_DEADLINE,
-            inner: Mutex::new(Inner::default()),
+            call: Mutex::new(CallMachine::default()),
         }
     }
 
@@ -473,7 +392,7 @@ impl Ask {
     /// Every attempt at the question under `key` so far: with a retry policy, one per time it
     /// was asked. Empty for a key not asked yet.
     pub fn attempts(&self, key: &str) -> Vec<Attempt> {
-        self.lock().attempts.get(key).cloned().unwrap_or_default()
+        self.lock().attempts(key).to_vec()
     }
 
     /// The value `value` computes, computed once per call: on 2026-07-28 it is carried in the
@@ -581,12 +500,7 @@ impl Ask {
     /// Runs the body and ends the round: its result, the questions it is waiting for, or its
     /// stop. A panic in the body is its stop.
     async fn run_body<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R> {
-        {
-            let mut inner = self.lock();
-            inner.running = true;
-            inner.awaits.clear();
-            inner.declined.clear();
-        }
+        self.lock().begin_run();
         let result = match caught(body).await {
             Ok(result) => result,
             Err(panic) => {
@@ -594,12 +508,7 @@ impl Ask {
                 Err(Interrupt::Error(RpcError::internal("the tool failed")))
             }
         };
-        let (pending, at) = {
-            let mut inner = self.lock();
-            inner.running = false;
-            let at = std::mem::take(&mut inner.pending_at);
-            (std::mem::take(&mut inner.pending), at)
-        };
+        let (pending, at) = self.lock().end_run();
         match result {
             Ok(_) | Err(Interrupt::InputRequired) if !pending.is_empty() => {
                 match self.end_round(pending, at).await {
@@ -649,9 +558,9 @@ impl Ask {
         Ok(InputRequired::new(pending).with_request_state(sealed))
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, CallMachine> {
         // No code panics while holding the lock; a poisoned one still holds consistent data.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+        self.call.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Runs `f` on the call's carried state, opening it first if this is the first use.
@@ -675,7 +584,7 @@ impl Ask {
     /// to it. Answers count only through the state that asked for them: without a state, a
     /// call is a first call, whatever `inputResponses` it carries. A state that no key opens,
     /// or that expired, starts the call over; an expired one keeps its call's id and rounds.
-    fn open(&self, inner: &mut Inner) -> Result<Carried, StateError> {
+    fn open(&self, inner: &mut CallMachine) -> Result<Carried, StateError> {
         // Who the caller is, before anything: a key that cannot tell stops every call.
         let (binding, principal) = self.binding()?;
         let Some(sealed) = &self.request_state else {
@@ -750,10 +659,7 @@ impl Ask {
         let mut fresh = carried.again();
         fresh.restarts = restarts + 1;
         fresh.seen.push(issued_under);
-        inner.carried = Some(Ok(fresh));
-        inner.round = None;
-        inner.fresh.clear();
-        inner.restart = Some(Restart::Forgotten);
+        inner.started_over(fresh, Restart::Forgotten);
         trace::started_over(Restart::Forgotten, why);
         Ok(())
     }
@@ -844,7 +750,7 @@ impl Ask {
 
     /// Whether this round's `inputResponses` answered the `index`-th await of `key`.
     pub(crate) fn answered_now(&self, key: &str, index: usize) -> bool {
-        self.lock().fresh.contains(&(key.to_owned(), index))
+        self.lock().answered_now(key, index)
     }
 }
 

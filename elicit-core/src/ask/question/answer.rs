@@ -48,11 +48,7 @@ impl Ask {
 
     /// One progress notification: still waiting for the person to answer `awaited`.
     async fn waiting(&self, awaited: &str) {
-        let progress = {
-            let mut inner = self.lock();
-            inner.progress += 1.0;
-            inner.progress
-        };
+        let progress = { self.lock().next_progress() };
         let message = format!("Waiting for the user: {awaited}");
         self.port.progress(progress, message).await;
     }
@@ -83,11 +79,7 @@ impl Ask {
             call_id: if url_ids { self.call_id().ok() } else { None },
         };
         let resolved = self.resolve(asking, &facts, &mut read).await;
-        let attempt = self
-            .lock()
-            .attempts
-            .get(asking.key())
-            .and_then(|a| a.last().cloned());
+        let attempt = self.lock().attempts(asking.key()).last().cloned();
         let answer = match (resolved, last) {
             (Err(stop), _) => Err(stop),
             (Ok(()), Some(Ok(answer))) => Ok(answer),
@@ -115,7 +107,7 @@ impl Ask {
         read: &mut Read<'_>,
     ) -> Result<(), Interrupt> {
         let key = question.key();
-        let Some(index) = self.await_index(key)? else {
+        let Some(index) = self.lock().await_index(key)? else {
             return self.declined_before(question, read);
         };
         let mut step = self.load(question, facts.version, index)?;
@@ -125,13 +117,14 @@ impl Ask {
                 Next::Final => break Ok(()),
                 Next::Stop(stop) => break Err(stop),
                 Next::Pend(request) => {
-                    let mut inner = self.lock();
-                    inner.pending.add(key, &request);
-                    inner.pending_at.insert(key.to_owned(), index);
+                    self.lock().pend(key, index, &request);
                     break Err(Interrupt::InputRequired);
                 }
                 Next::Send(request) => {
-                    if let Err(stop) = self.count_live_round(step.attempts().len()) {
+                    if let Err(stop) = self
+                        .lock()
+                        .count_live_round(step.attempts().len(), self.max_rounds)
+                    {
                         break Err(stop);
                     }
                     let started = Instant::now();
@@ -167,44 +160,14 @@ impl Ask {
             let round = self
                 .carried(|carried| Ok(carried.round))
                 .unwrap_or_default();
-            let round = round.max(self.lock().live_rounds);
+            let round = round.max(self.lock().live_rounds());
             let last = step.attempts().last();
             trace::question(question, facts.version, round, last, result.as_ref().err());
         }
-        let mut inner = self.lock();
         let last = step.attempts().last().map(|a| &a.outcome);
-        if result.is_ok() && last == Some(&AttemptOutcome::Declined) {
-            inner.declined.insert(key.to_owned());
-        }
-        inner.attempts.insert(key.to_owned(), step.into_attempts());
+        let declined = result.is_ok() && last == Some(&AttemptOutcome::Declined);
+        self.lock().settled(key, step.into_attempts(), declined);
         result
-    }
-
-    /// Which await of `key` this is in the run, counting it; `None` after an await whose final
-    /// answer was a decline.
-    fn await_index(&self, key: &str) -> Result<Option<usize>, Interrupt> {
-        let mut inner = self.lock();
-        if !inner.running {
-            return Err(Interrupt::OutsideRun);
-        }
-        if let Some(batch) = inner.batch.as_mut()
-            && !batch.keys.insert(key.to_owned())
-        {
-            return Err(Interrupt::KeyReused {
-                key: key.to_owned(),
-            });
-        }
-        if inner.declined.contains(key) {
-            return Ok(None);
-        }
-        // An earlier await of the key is waiting for its answer in this round (the body went
-        // on past it without `?`): this one is asked once that one is answered.
-        if inner.pending_at.contains_key(key) {
-            return Err(Interrupt::InputRequired);
-        }
-        let awaits = inner.awaits.entry(key.to_owned()).or_default();
-        *awaits += 1;
-        Ok(Some(*awaits - 1))
     }
 
     /// The `index`-th await of `question`'s key as the call's state knows it: registered, with
@@ -278,37 +241,14 @@ impl Ask {
     fn declined_before(&self, question: &dyn Asking, read: &mut Read<'_>) -> Result<(), Interrupt> {
         let outcome = read(&json!({"action": "decline"}));
         let attempt = Attempt::new(question.base_message(), outcome);
-        self.lock()
-            .attempts
-            .insert(question.key().to_owned(), vec![attempt]);
-        Ok(())
-    }
-
-    /// Counts a live request, the question's attempt number `attempt` (0 for its first),
-    /// against the round cap: each is a round of its own, but in one [`Ask::all`] a question's
-    /// `n`-th attempt shares its round with every other's, as on 2026-07-28.
-    fn count_live_round(&self, attempt: usize) -> Result<(), Interrupt> {
-        let mut inner = self.lock();
-        if inner.batch.as_ref().is_some_and(|b| attempt < b.rounds) {
-            return Ok(());
-        }
-        if inner.live_rounds >= self.max_rounds {
-            return Err(Interrupt::TooManyRounds {
-                cap: self.max_rounds,
-                pending: Vec::new(),
-            });
-        }
-        inner.live_rounds += 1;
-        if let Some(batch) = inner.batch.as_mut() {
-            batch.rounds = attempt + 1;
-        }
+        self.lock().settled(question.key(), vec![attempt], false);
         Ok(())
     }
 
     /// Marks the start of the questions of one [`Ask::all`], until the guard it returns is
     /// dropped.
     pub(crate) fn batch(&self) -> BatchGuard<'_> {
-        self.lock().batch = Some(crate::ask::Batch::default());
+        self.lock().batch(true);
         BatchGuard(self)
     }
 }
@@ -319,7 +259,7 @@ pub(crate) struct BatchGuard<'a>(&'a Ask);
 
 impl Drop for BatchGuard<'_> {
     fn drop(&mut self) {
-        self.0.lock().batch = None;
+        self.0.lock().batch(false);
     }
 }
 

@@ -119,11 +119,7 @@ impl Ask {
     ) -> Result<(Q::Output, Attempt), Interrupt> {
         let answer = self.answer(&question).await?;
         let key = question.asking().key();
-        let attempt = self
-            .lock()
-            .attempts
-            .get(key)
-            .and_then(|attempts| attempts.last().cloned());
+        let attempt = self.lock().attempts(key).last().cloned();
         // An answer always has the attempt that gave it; a confirmation the client cannot show
         // has one that failed.
         let attempt = attempt.unwrap_or_else(|| {

@@ -3,6 +3,7 @@
 //! body, and the record or release of how it ended. Every decision is the machine's; this file
 //! only does the I/O and feeds the answers back.
 
+pub(super) mod call;
 pub(super) mod machine;
 
 use std::sync::{Arc, Mutex, MutexGuard};
