@@ -30,6 +30,10 @@
 //!   default): a shorter one takes a dead process's round over sooner.
 //! - `FLEET_BLOCK_MS`: how long a payment of an invoice whose number ends in `-block` blocks
 //!   its thread first (a blocking HTTP client, say), in milliseconds.
+//! - `FLEET_TTL_MS`: how long a state opens, in milliseconds (`StateKey::DEFAULT_TTL` by
+//!   default).
+//! - `FLEET_CLOCK_AHEAD_MS`: how far this process's clock is ahead of the others', in
+//!   milliseconds, as a host whose clock drifted would be (for tests of a fleet's clocks).
 //!
 //! Tool `pay_invoice` asks which invoice to pay and how much (a form), then confirms the
 //! amount, then pays: the payment is the effect that must happen once. The store runs each
@@ -148,6 +152,12 @@ fn install_key() -> Result<(), Box<dyn std::error::Error>> {
     let mut key = StateKey::new(secret.into_encoded_bytes())?;
     if let Some(lease) = millis("FLEET_LEASE_MS") {
         key = key.with_lease(lease);
+    }
+    if let Some(ttl) = millis("FLEET_TTL_MS") {
+        key = key.with_ttl(ttl);
+    }
+    if let Some(ahead) = millis("FLEET_CLOCK_AHEAD_MS") {
+        key = key.with_clock(move || std::time::SystemTime::now() + ahead);
     }
     let key = match std::env::var("FLEET_REDIS_URL") {
         Ok(url) => key.with_store(RedisStore::open(&url, "fleet:")?),

@@ -246,3 +246,41 @@ async fn an_evicting_redis_never_runs_a_finished_round_again() {
     let _ = std::fs::remove_dir_all(&ledger);
     let _ = std::fs::remove_file(&logs);
 }
+
+/// Replica clocks apart: a call's final round claimed and recorded on a process whose clock is
+/// ahead, then its final retry resent near the end of the state's life to a process whose clock
+/// is not, which still opens the state. The record is still there (Redis keeps it by its own
+/// clock, past the state's expiry by the skew allowed), so the resend gets it, and the body
+/// does not run again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_whose_clock_is_ahead_never_lets_a_record_lapse_early() {
+    let Some(redis) = TestRedis::own("a_replica_whose_clock_is_ahead") else {
+        return;
+    };
+    let ledger = ledger("clock_ahead");
+    let ttl = Duration::from_secs(6);
+    let ahead = Duration::from_secs(3);
+    let env = |ahead: Option<Duration>| {
+        let mut env = vec![("FLEET_TTL_MS", ttl.as_millis().to_string())];
+        if let Some(ahead) = ahead {
+            env.push(("FLEET_CLOCK_AHEAD_MS", ahead.as_millis().to_string()));
+        }
+        env
+    };
+    let on_time = Process::start_with(&redis.url, &ledger, ANY_PORT, 0, None, &env(None));
+    let early = Process::start_with(&redis.url, &ledger, ANY_PORT, 0, None, &env(Some(ahead)));
+    let (a, b) = (connect(&on_time).await, connect(&early).await);
+    let issued = std::time::Instant::now();
+    let last = two_rounds(&a, &a, "SKEW-1").await;
+    let paid = text(&b, last.clone()).await.unwrap();
+    assert_eq!(paid, "Paid 120 EUR for invoice SKEW-1.");
+    // Past the point where a record kept by the early clock would have lapsed (the state's
+    // expiry less the clock's lead), and before the state expires on the process on time.
+    tokio::time::sleep((ttl - ahead + Duration::from_secs(1)).saturating_sub(issued.elapsed()))
+        .await;
+    assert!(issued.elapsed() < ttl, "the state must still open on time");
+    assert_eq!(text(&a, last).await.unwrap(), paid);
+    assert_eq!(attempts(&ledger), 1, "the body ran once");
+    drop((on_time, early));
+    let _ = std::fs::remove_dir_all(&ledger);
+}

@@ -1,7 +1,8 @@
 //! A chaos soak of a fleet on 2026-07-28: two `fleet_server` processes, one real Redis with an
 //! append-only file, and many callers at once, each paying invoices behind a confirmation
 //! (its person taking 50 to 200 ms to answer each question).
-//! Final retries are sent twice at random, to both processes at once; one process is killed
+//! Final retries are sent twice at random, to both processes at once, and one paid call in four
+//! sends its final retry again once it ended; one process is killed
 //! (`kill -9`) while bodies run, and started again; Redis is killed and restarted once with
 //! its records, and once empty; one process is cut off from Redis (a partition) and healed;
 //! one caller's every fifth payment blocks its thread for longer than the lease first; and one
@@ -19,7 +20,11 @@
 //!
 //! ```sh
 //! cargo test -p elicit-rmcp-examples --test soak -- --nocapture
+//! SOAK_SECONDS=120 cargo test -p elicit-rmcp-examples --test soak -- --nocapture  # longer
 //! ```
+//!
+//! A longer run repeats the chaos's timeline (kill, durable restart, cut-off, empty restart)
+//! for as long as it fits.
 
 #[allow(dead_code)] // Shared with the other tests; this one finds an example with it.
 #[path = "../../tests/common/mod.rs"]
@@ -53,10 +58,23 @@ use redis_server::TestRedis;
 
 /// Callers at once, besides the flood.
 const CALLERS: usize = 12;
-/// The most calls one caller makes; it stops earlier once the soak has run its time.
-const CALLS_EACH: usize = 40;
-/// How long callers go on starting calls.
+/// The most calls one caller makes; it stops once the soak has run its time.
+const CALLS_EACH: usize = 10_000;
+/// How long callers go on starting calls by default; `SOAK_SECONDS` sets another length, and
+/// the chaos's timeline repeats for as long as it fits.
 const RUN: Duration = Duration::from_secs(9);
+/// How long the chaos's timeline takes.
+const TIMELINE: Duration = Duration::from_millis(8000);
+/// One paid call in this many sends its final retry again once it ended, to either process.
+const RESEND_ONE_IN: u64 = 4;
+
+/// How long callers go on starting calls.
+fn run_for() -> Duration {
+    std::env::var("SOAK_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(RUN, Duration::from_secs)
+}
 /// How long a payment takes to confirm once made: a process killed then has paid.
 const PAY_MS: u64 = 300;
 /// The processes' lease: a dead one's round is taken over once it passes.
@@ -92,6 +110,10 @@ struct Soak {
     told: Mutex<BTreeMap<String, usize>>,
     dead_replica_hits: AtomicUsize,
     flood_requests: AtomicUsize,
+    /// Final retries sent again after their call ended, and how many of them were asked again
+    /// (the store had lost the round, and said so) rather than replayed.
+    resent: AtomicUsize,
+    resent_asked_again: AtomicUsize,
     /// The longest a request waited after it found a process dead.
     longest_after_a_death: Mutex<Duration>,
 }
@@ -183,6 +205,30 @@ impl Caller {
         }
     }
 
+    /// Sends a final retry again after its call ended with `paid`, a moment later, to either
+    /// process: it gets the same result, or is asked again saying what its answers led to may
+    /// have happened (where the store lost the round), or a clear error; never a second payment.
+    async fn resend(
+        &self,
+        soak: &Soak,
+        dice: &mut Dice,
+        request: &CallToolRequestParams,
+        paid: &str,
+    ) {
+        tokio::time::sleep(Duration::from_millis(dice.roll(300))).await;
+        soak.resent.fetch_add(1, Ordering::Relaxed);
+        match self.send(soak, dice.roll(2) as usize, request).await {
+            Ok(CallToolResponse::Complete(again)) => assert_eq!(text_of(&again), paid),
+            Ok(CallToolResponse::InputRequired(round)) => {
+                let (_, message) = asked(&round);
+                assert!(message.contains("may already have happened"), "{message}");
+                soak.resent_asked_again.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => assert!(e.message.contains("may"), "{e:?}"),
+        }
+    }
+
     /// One call to pay `number`, every round on a process of the dice's choosing.
     async fn call(&self, soak: &Soak, dice: &mut Dice, number: &str) -> Ending {
         let mut request = CallToolRequestParams::new("pay_invoice");
@@ -217,7 +263,13 @@ impl Caller {
                 self.send(soak, at, &request).await
             };
             let round = match response {
-                Ok(CallToolResponse::Complete(result)) => return Ending::Paid(text_of(&result)),
+                Ok(CallToolResponse::Complete(result)) => {
+                    let paid = text_of(&result);
+                    if last && dice.roll(RESEND_ONE_IN) == 0 {
+                        self.resend(soak, dice, &request, &paid).await;
+                    }
+                    return Ending::Paid(paid);
+                }
                 Ok(CallToolResponse::InputRequired(round)) => round,
                 Ok(other) => panic!("{other:?}"),
                 Err(e) => return Ending::Error(e.message.into_owned()),
@@ -305,6 +357,8 @@ async fn a_fleet_pays_each_approved_call_once_through_chaos() {
         diverged: AtomicUsize::new(0),
         asked_again: AtomicUsize::new(0),
         told: Mutex::default(),
+        resent: AtomicUsize::new(0),
+        resent_asked_again: AtomicUsize::new(0),
         dead_replica_hits: AtomicUsize::new(0),
         flood_requests: AtomicUsize::new(0),
         longest_after_a_death: Mutex::new(Duration::ZERO),
@@ -326,27 +380,37 @@ async fn a_fleet_pays_each_approved_call_once_through_chaos() {
             env.clone(),
         );
         tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(1500)).await;
-            a.lock().unwrap().kill();
-            tokio::time::sleep(Duration::from_millis(500)).await;
-            *a.lock().unwrap() =
-                Process::start_with(&proxy.url, &ledger, &a_address, PAY_MS, Some(&logs), &env);
-            tokio::time::sleep(Duration::from_millis(2000)).await;
-            redis
-                .lock()
-                .unwrap()
-                .restart(false)
-                .expect("Redis starts again");
-            tokio::time::sleep(Duration::from_millis(500)).await;
-            proxy.cut(true);
-            tokio::time::sleep(Duration::from_millis(2500)).await;
-            proxy.cut(false);
-            tokio::time::sleep(Duration::from_millis(1000)).await;
-            redis
-                .lock()
-                .unwrap()
-                .restart(true)
-                .expect("Redis starts again, empty");
+            let run = run_for();
+            let mut cycles = 0;
+            loop {
+                cycles += 1;
+                let began = Instant::now();
+                tokio::time::sleep(Duration::from_millis(1500)).await;
+                a.lock().unwrap().kill();
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                *a.lock().unwrap() =
+                    Process::start_with(&proxy.url, &ledger, &a_address, PAY_MS, Some(&logs), &env);
+                tokio::time::sleep(Duration::from_millis(2000)).await;
+                redis
+                    .lock()
+                    .unwrap()
+                    .restart(false)
+                    .expect("Redis starts again");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                proxy.cut(true);
+                tokio::time::sleep(Duration::from_millis(2500)).await;
+                proxy.cut(false);
+                tokio::time::sleep(Duration::from_millis(1000)).await;
+                redis
+                    .lock()
+                    .unwrap()
+                    .restart(true)
+                    .expect("Redis starts again, empty");
+                tokio::time::sleep(TIMELINE.saturating_sub(began.elapsed())).await;
+                if started.elapsed() + TIMELINE > run {
+                    break cycles;
+                }
+            }
         })
     };
     let flooding = {
@@ -363,7 +427,7 @@ async fn a_fleet_pays_each_approved_call_once_through_chaos() {
             let mut dice = Dice(0x9E37_79B9_7F4A_7C15 ^ ((index as u64 + 1) * 0x1000_0001));
             let mut ended = Vec::new();
             for n in 0..CALLS_EACH {
-                if started.elapsed() > RUN {
+                if started.elapsed() > run_for() {
                     break;
                 }
                 // One caller's every fifth payment blocks its thread for longer than the lease:
@@ -385,7 +449,7 @@ async fn a_fleet_pays_each_approved_call_once_through_chaos() {
         calls.extend(caller.await.expect("a caller finished"));
     }
     soak.running.store(false, Ordering::Relaxed);
-    chaos.await.expect("the chaos ran");
+    let cycles = chaos.await.expect("the chaos ran");
     flooding.await.expect("the flood ended");
     let took = started.elapsed();
 
@@ -424,9 +488,11 @@ async fn a_fleet_pays_each_approved_call_once_through_chaos() {
     let longest = *soak.longest_after_a_death.lock().unwrap();
     println!(
         "soak: {} calls by {CALLERS} callers in {:.1} s; {} paid, {} clear errors; {} final \
-         retries sent to both processes ({} of them ended apart, across the empty restart); 1 \
-         process killed mid-body and started again; Redis restarted once with its records and \
-         once empty; {} rounds asked again after the empty restart; {} requests found a process dead, the longest then waited {:.2} s; the flood \
+         retries sent to both processes ({} of them ended apart, across the empty restart); {} \
+         final retries sent again after their call ended ({} asked again, none paid again); \
+         {cycles} times over: a process killed mid-body and started again, Redis restarted with \
+         its records, a process cut off from Redis and healed, Redis restarted empty; {} rounds \
+         asked again after an empty restart; {} requests found a process dead, the longest then waited {:.2} s; the flood \
          sent {} requests; effects {effects} (payments) of {attempts} attempts (bodies that \
          reached the payment: {} first runs of their round, {taken_over} take-overs); per call \
          p50 {:.0} ms, p99 {:.0} ms; {} warnings logged",
@@ -436,6 +502,8 @@ async fn a_fleet_pays_each_approved_call_once_through_chaos() {
         errors.len(),
         soak.duplicates.load(Ordering::Relaxed),
         soak.diverged.load(Ordering::Relaxed),
+        soak.resent.load(Ordering::Relaxed),
+        soak.resent_asked_again.load(Ordering::Relaxed),
         soak.asked_again.load(Ordering::Relaxed),
         soak.dead_replica_hits.load(Ordering::Relaxed),
         longest.as_secs_f64(),
@@ -455,7 +523,11 @@ async fn a_fleet_pays_each_approved_call_once_through_chaos() {
             "{number}: {first_runs} bodies reached the payment as first runs, told {said} times"
         );
     }
-    assert!(taken_over <= 2 * CALLERS, "{taken_over} take-overs");
+    // Each kill and each cut-off strikes at most the bodies in flight.
+    assert!(
+        taken_over <= 2 * CALLERS * cycles,
+        "{taken_over} take-overs in {cycles} cycles"
+    );
     assert!(lost.is_empty(), "approved, never paid: {lost:?}");
     assert_eq!(
         effects,
