@@ -105,9 +105,9 @@ pub(crate) use state::digest;
 
 use crate::protocol::client::{Capability, ClientCapabilities};
 
-use round::call::{CallMachine, Restart, RoundOf};
+use round::call::{CallMachine, Restart};
 use round::{Claimed, machine};
-use state::{Binding, Carried, QuestionKind};
+use state::{Binding, Carried};
 
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
@@ -606,25 +606,13 @@ impl Ask {
         }
         // This round's answers took from the round's result to this retry.
         let took = Duration::from_millis(self.key().now_ms().saturating_sub(issued));
-        let mut answers = Map::new();
-        for (key, index) in std::mem::take(&mut carried.pending) {
-            let Some(reply) = self.responses.get(&key) else {
-                continue;
-            };
-            let kind = carried.keys.get(&key).and_then(|a| a.get(index));
-            let reply =
-                question::carry::carry(kind.map_or(QuestionKind::Form, |a| a.identity.kind), reply);
-            answers.insert(key.clone(), reply.clone());
-            carried.push_reply(&key, index, reply, Some(took));
-            inner.fresh.insert((key, index));
-        }
-        inner.round = Some(RoundOf {
-            number: carried.round,
-            answers: state::answers_digest(&answers),
-            principal,
-            expires: UNIX_EPOCH + Duration::from_millis(issued) + self.key().ttl(),
-            binding,
-        });
+        let expires = UNIX_EPOCH + Duration::from_millis(issued) + self.key().ttl();
+        inner.answered(
+            &mut carried,
+            &self.responses,
+            took,
+            (principal, expires, binding),
+        );
         Ok(carried)
     }
 

@@ -4,11 +4,14 @@
 //! drives it: every rule of what an await may do is a method here.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
+
+use serde_json::{Map, Value};
 
 use crate::ask::asked::Interrupt;
+use crate::ask::question::carry;
 use crate::ask::question::retry::Attempt;
-use crate::ask::state::{Binding, Carried, StateError};
+use crate::ask::state::{Binding, Carried, QuestionKind, StateError, answers_digest};
 use crate::protocol::client::Request;
 use crate::protocol::input::InputRequests;
 
@@ -202,6 +205,38 @@ impl CallMachine {
         self.restart = Some(why);
     }
 
+    /// This round's retry opened `carried`: its `responses` answer the questions the sealed
+    /// round asked for, and only those, each taking `took` since that round's result. The
+    /// answers join the state, and the round is known for its claim, bound to `room`'s caller,
+    /// the state's expiry and binding.
+    pub(crate) fn answered(
+        &mut self,
+        carried: &mut Carried,
+        responses: &Map<String, Value>,
+        took: Duration,
+        (room, expires, binding): (String, SystemTime, Binding),
+    ) {
+        let mut answers = Map::new();
+        for (key, index) in std::mem::take(&mut carried.pending) {
+            let Some(reply) = responses.get(&key) else {
+                continue;
+            };
+            let kind = carried.keys.get(&key).and_then(|a| a.get(index));
+            let kind = kind.map_or(QuestionKind::Form, |a| a.identity.kind);
+            let reply = carry::carry(kind, reply);
+            answers.insert(key.clone(), reply.clone());
+            carried.push_reply(&key, index, reply, Some(took));
+            self.fresh.insert((key, index));
+        }
+        self.round = Some(RoundOf {
+            number: carried.round,
+            answers: answers_digest(&answers),
+            principal: room,
+            expires,
+            binding,
+        });
+    }
+
     /// Whether this round's `inputResponses` answered the `index`-th await of `key`.
     pub(crate) fn answered_now(&self, key: &str, index: usize) -> bool {
         self.fresh.contains(&(key.to_owned(), index))
@@ -281,6 +316,59 @@ mod tests {
             call.count_live_round(0, 2),
             Err(Interrupt::TooManyRounds { cap: 2, .. })
         ));
+    }
+
+    #[test]
+    fn a_retrys_answers_count_only_for_what_its_round_asked() {
+        use serde_json::json;
+        // The state of a round that asked for `k`, not yet answered.
+        let asked = || {
+            let mut carried = crate::ask::state::tests::carried();
+            let answers = &mut carried.keys.get_mut("k").unwrap()[0];
+            answers.replies.clear();
+            answers.took_ms.clear();
+            carried.pending.insert("k".into(), 0);
+            carried
+        };
+        let mut carried = asked();
+        let responses = Map::from_iter([
+            (
+                "k".to_owned(),
+                json!({"action": "accept", "content": {"city": "Oslo"}}),
+            ),
+            (
+                "unasked".to_owned(),
+                json!({"action": "accept", "content": {}}),
+            ),
+        ]);
+        let bound = (
+            String::new(),
+            SystemTime::UNIX_EPOCH,
+            Binding::of("t", None, None),
+        );
+        let mut call = CallMachine::default();
+        call.answered(
+            &mut carried,
+            &responses,
+            Duration::from_secs(4),
+            bound.clone(),
+        );
+        assert!(call.answered_now("k", 0));
+        assert!(!call.answered_now("unasked", 0));
+        assert!(carried.pending.is_empty());
+        let kept = &carried.keys["k"][0];
+        assert_eq!(kept.replies.len(), 1);
+        assert_eq!(kept.took(0), Some(Duration::from_secs(4)));
+        // The round's claim names the answers, whatever order their keys came in.
+        let digest = call.round.as_ref().unwrap().answers.clone();
+        let mut again = asked();
+        let reordered = Map::from_iter([(
+            "k".to_owned(),
+            json!({"content": {"city": "Oslo"}, "action": "accept"}),
+        )]);
+        let mut other = CallMachine::default();
+        other.answered(&mut again, &reordered, Duration::ZERO, bound);
+        assert_eq!(other.round.unwrap().answers, digest);
     }
 
     #[test]
