@@ -395,12 +395,6 @@ impl StateKey {
             .map_err(StateError::Unsealed)
     }
 
-    /// Whether a state issued at `issued` (milliseconds since the Unix epoch) has outlived its
-    /// time to live.
-    pub(crate) fn expired(&self, issued: u64) -> bool {
-        Duration::from_millis(self.now_ms().saturating_sub(issued)) > self.ttl
-    }
-
     /// Reads the time from `clock` instead of the system's: the time states are stamped with
     /// when sealed, and checked against when opened. The system's clock by default; a test's
     /// own (a paused or skewed one, for a simulation of a fleet) otherwise. Leases and the
@@ -542,20 +536,16 @@ mod tests {
         let new = rotated.seal(&carried(), &binding).unwrap();
         assert_eq!(opened(&key, &new, &binding), Err(StateError::UnknownKey));
 
-        // Issued longer ago than the time to live.
+        // Its issue time is the one it was sealed with, which the call machine reads against
+        // the key's clock.
         let bytes = serde_json::to_vec(&carried()).unwrap();
-        let old = key.keys[0]
-            .seal(&bytes, binding.as_bytes(), key.now_ms() - 7_200_000)
-            .unwrap();
-        let (_, issued) = key.open(&old, &binding).unwrap();
-        assert!(key.expired(issued));
-        let patient = key.clone().with_ttl(Duration::from_secs(3 * 3600));
-        assert!(!patient.expired(issued));
-        // By the key's own clock, two hours back, it is fresh.
+        let stamp = key.now_ms() - 7_200_000;
+        let old = key.keys[0].seal(&bytes, binding.as_bytes(), stamp).unwrap();
+        assert_eq!(key.open(&old, &binding).unwrap().1, stamp);
         let behind = key
             .clone()
             .with_clock(|| SystemTime::now() - Duration::from_secs(7_200));
-        assert!(!behind.expired(issued));
+        assert!(behind.now_ms().abs_diff(stamp) < 60_000);
 
         // Not a state at all.
         for junk in ["", "step-2", &sealed[..sealed.len() / 2]] {

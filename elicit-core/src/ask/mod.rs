@@ -62,7 +62,9 @@
 //!
 //! Around the body, [`Ask::run`] opens the state (and claims the round in the key's
 //! [`RoundStore`]) before the body runs, and after it seals the questions the body waits for
-//! into the round's result, or records the result.
+//! into the round's result, or records the result. Every decision of the call's, from opening
+//! its state to its record, is one machine's with no I/O, which `Ask` holds under its lock and
+//! only drives; each question's own rules are the step above.
 
 mod asked;
 mod key;
@@ -77,9 +79,9 @@ mod trace;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::Poll;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -105,8 +107,8 @@ pub(crate) use state::digest;
 
 use crate::protocol::client::{Capability, ClientCapabilities};
 
-use round::call::{CallMachine, Restart};
-use round::{Claimed, machine};
+use round::Claimed;
+use round::call::{CallMachine, Opening, Restart};
 use state::{Binding, Carried};
 
 use crate::protocol::input::{InputRequests, InputRequired};
@@ -179,7 +181,8 @@ pub struct Ask {
     pub(crate) keep_alive: Duration,
     /// How long a live request waits for the person.
     pub(crate) deadline: Duration,
-    call: Mutex<CallMachine>,
+    /// The call's machine, shared with the keeper of a round it claimed.
+    call: Arc<Mutex<CallMachine>>,
 }
 
 impl std::fmt::Debug for Ask {
@@ -249,7 +252,7 @@ impl Ask {
             output_schema: call.output_schema,
             keep_alive: Self::DEFAULT_KEEP_ALIVE,
             deadline: Self::DEFAULT_DEADLINE,
-            call: Mutex::new(CallMachine::default()),
+            call: Arc::default(),
         }
     }
 
@@ -367,6 +370,7 @@ impl Ask {
     }
 
     /// The request's protocol version, if it is one with elicitation.
+    #[must_use]
     pub fn protocol_version(&self) -> Option<ProtocolVersion> {
         match self.version {
             Served::Known(version) => Some(version),
@@ -375,6 +379,7 @@ impl Ask {
     }
 
     /// Whether questions travel in rounds (2026-07-28 and later) rather than as live requests.
+    #[must_use]
     pub fn asks_in_rounds(&self) -> bool {
         self.protocol_version()
             .is_some_and(|version| version.has_input_requests())
@@ -391,6 +396,7 @@ impl Ask {
 
     /// Every attempt at the question under `key` so far: with a retry policy, one per time it
     /// was asked. Empty for a key not asked yet.
+    #[must_use]
     pub fn attempts(&self, key: &str) -> Vec<Attempt> {
         self.lock().attempts(key).to_vec()
     }
@@ -471,7 +477,6 @@ impl Ask {
         let Some(held) = held else {
             return self.run_body(body).await;
         };
-        self.lock().taken_over = held.taken_over();
         held.keep().await;
         let unsettled = held.guard();
         // The fence first: a body whose claim may lapse stops at its next await, even where it
@@ -494,7 +499,7 @@ impl Ask {
     /// traced. `false` outside a claimed round.
     #[must_use]
     pub fn taken_over(&self) -> bool {
-        self.lock().taken_over
+        self.lock().taken_over()
     }
 
     /// Runs the body and ends the round: its result, the questions it is waiting for, or its
@@ -527,40 +532,30 @@ impl Ask {
         pending: InputRequests,
         at: BTreeMap<String, usize>,
     ) -> Result<InputRequired, Interrupt> {
-        let known = self.carried(|carried| Ok(carried.generation.clone()))?;
         let (binding, room) = self.binding().map_err(Interrupt::State)?;
         // The call's first round (or the first after it started over) makes its entry in the
-        // store, so that a later claim that finds none knows the store let it go or lost it.
-        // Its state is issued under the store's generation: a store that loses its records
-        // changes it, and the next round is then asked again rather than run blindly.
-        if known.is_empty() {
-            let round = self.first_round(room)?;
+        // store. Its state is issued under the store's generation: a store that loses its
+        // records changes it, and the next round is then asked again rather than run blindly.
+        let expires = self.key().now() + self.key().ttl();
+        let first = self.lock().first_round(room, expires);
+        if let Some(round) = first {
             let generation = self.key().store().begin(&round).await.map_err(|e| {
                 trace::store_failed(&e);
                 Interrupt::State(StateError::Unkept(e.0))
             })?;
-            self.carried(|carried| {
-                carried.generation = generation;
-                Ok(())
-            })?;
+            self.lock().began(generation);
         }
-        let sealed = self.carried(|carried| {
-            if carried.round - carried.from >= self.max_rounds {
-                return Err(Interrupt::TooManyRounds {
-                    cap: self.max_rounds,
-                    pending: at.keys().cloned().collect(),
-                });
-            }
-            carried.round += 1;
-            carried.pending = at;
-            self.key().seal(carried, &binding).map_err(Interrupt::State)
-        })?;
+        let mut call = self.lock();
+        let carried = call.next_round(at, self.max_rounds)?;
+        let sealed = self
+            .key()
+            .seal(carried, &binding)
+            .map_err(Interrupt::State)?;
         Ok(InputRequired::new(pending).with_request_state(sealed))
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, CallMachine> {
-        // No code panics while holding the lock; a poisoned one still holds consistent data.
-        self.call.lock().unwrap_or_else(|e| e.into_inner())
+        round::lock(&self.call)
     }
 
     /// Runs `f` on the call's carried state, opening it first if this is the first use.
@@ -568,87 +563,52 @@ impl Ask {
         &self,
         f: impl FnOnce(&mut Carried) -> Result<R, Interrupt>,
     ) -> Result<R, Interrupt> {
-        let mut inner = self.lock();
-        if inner.carried.is_none() {
-            let opened = self.open(&mut inner);
-            inner.carried = Some(opened);
+        let mut call = self.lock();
+        if call.carried.is_none() {
+            self.open(&mut call);
         }
-        match inner.carried.as_mut() {
+        match call.carried.as_mut() {
             Some(Ok(carried)) => f(carried),
             Some(Err(e)) => Err(Interrupt::State(e.clone())),
             None => Err(Interrupt::InputRequired),
         }
     }
 
-    /// The state the client echoed, with this round's answers to the questions it asked added
-    /// to it. Answers count only through the state that asked for them: without a state, a
-    /// call is a first call, whatever `inputResponses` it carries. A state that no key opens,
-    /// or that expired, starts the call over; an expired one keeps its call's id and rounds.
-    fn open(&self, inner: &mut CallMachine) -> Result<Carried, StateError> {
+    /// Opens the state the client echoed into the call's machine, which decides what it comes
+    /// to (see [`CallMachine::opened`]).
+    fn open(&self, call: &mut CallMachine) {
         // Who the caller is, before anything: a key that cannot tell stops every call.
-        let (binding, principal) = self.binding()?;
-        let Some(sealed) = &self.request_state else {
-            return Carried::new();
+        let (binding, room) = match self.binding() {
+            Ok(bound) => bound,
+            Err(refused) => return call.refused(refused),
         };
-        let (mut carried, issued) = match self.key().open(sealed, &binding) {
-            Ok(opened) => opened,
-            Err(e @ (StateError::UnknownKey | StateError::Outdated(_))) => {
-                trace::started_over(Restart::Unopened, &e.to_string());
-                inner.restart = Some(Restart::Unopened);
-                return Carried::new();
-            }
-            Err(e) => return Err(e),
+        let opened = (self.request_state.as_ref()).map(|sealed| self.key().open(sealed, &binding));
+        let opening = Opening {
+            now_ms: self.key().now_ms(),
+            ttl: self.key().ttl(),
+            responses: &self.responses,
+            room,
+            binding,
         };
-        if self.key().expired(issued) {
-            trace::started_over(Restart::Unopened, &StateError::Expired.to_string());
-            inner.restart = Some(Restart::Unopened);
-            return Ok(carried.again());
+        if let Some(why) = call.opened(opened, opening) {
+            trace::started_over(Restart::Unopened, &why);
         }
-        // This round's answers took from the round's result to this retry.
-        let took = Duration::from_millis(self.key().now_ms().saturating_sub(issued));
-        let expires = UNIX_EPOCH + Duration::from_millis(issued) + self.key().ttl();
-        inner.answered(
-            &mut carried,
-            &self.responses,
-            took,
-            (principal, expires, binding),
-        );
-        Ok(carried)
     }
 
-    /// Forgets what the call's state carried, but its id: the call runs as a first call whose
-    /// questions say why. A call stops instead where its rounds go back to a store it was
-    /// issued under before (its servers do not share one store), or where it started over
-    /// [`MAX_RESTARTS`](Self::MAX_RESTARTS) times already.
+    /// The store had no record of the call's round: the call runs as a first call whose
+    /// questions say why, or stops where its servers do not share one store, or where it
+    /// started over [`MAX_RESTARTS`](Self::MAX_RESTARTS) times already.
     async fn start_over(&self) -> Result<(), Interrupt> {
-        let (issued_under, seen, restarts) =
-            self.carried(|c| Ok((c.generation.clone(), c.seen.clone(), c.restarts)))?;
         let now = self.key().store().generation().await.map_err(|e| {
             trace::store_failed(&e);
             Interrupt::State(StateError::Store(e.0))
         })?;
-        let why = machine::restart(&issued_under, &now, &seen, restarts, Self::MAX_RESTARTS)
-            .map_err(|stop| {
-                trace::state_failed(&stop);
-                Interrupt::State(stop)
-            })?;
-        let why = match why {
-            machine::Lost::LetGo => {
-                "the store let the call's round go to make room: it may have run"
-            }
-            machine::Lost::Records => {
-                "the store lost its records (a new generation): the round may have run"
-            }
-        };
-        let mut inner = self.lock();
-        let Some(Ok(carried)) = &inner.carried else {
-            return Ok(());
-        };
-        let mut fresh = carried.again();
-        fresh.restarts = restarts + 1;
-        fresh.seen.push(issued_under);
-        inner.started_over(fresh, Restart::Forgotten);
-        trace::started_over(Restart::Forgotten, why);
+        let lost = self.lock().forgotten(&now, Self::MAX_RESTARTS);
+        let lost = lost.map_err(|stop| {
+            trace::state_failed(&stop);
+            Interrupt::State(stop)
+        })?;
+        trace::started_over(Restart::Forgotten, lost.words());
         Ok(())
     }
 
@@ -656,44 +616,15 @@ impl Ask {
     /// then it stops, saying so.
     pub const MAX_RESTARTS: u32 = 3;
 
-    /// The round a first call asks, as its store entry is made: the call, the round its retry
-    /// claims, its caller for the store's room and when its state expires.
-    fn first_round(&self, room: String) -> Result<Round, Interrupt> {
-        let (call, number) = self.carried(|c| Ok((key::call_digest(&c.call), c.round + 1)))?;
-        let expires = self.key().now() + self.key().ttl();
-        Ok(Round::new(call, number, "", "", "", expires).with_principal(room))
-    }
-
     /// The round of this retry, for its claim, with a claimant of its own, and what its
     /// recorded ending is bound to; `None` for a call without a state.
     fn round(&self) -> Option<(Round, Vec<u8>)> {
-        let inner = self.lock();
-        let of = inner.round.as_ref()?;
-        let Some(Ok(carried)) = &inner.carried else {
-            return None;
-        };
         let mut claimant = [0u8; 16];
         // Without random bytes, the claim is told apart by the time it was made.
         if getrandom::fill(&mut claimant).is_err() {
             claimant[..8].copy_from_slice(&state::now_ms().to_be_bytes());
         }
-        let call = key::call_digest(&carried.call);
-        let context = [
-            of.binding.as_bytes(),
-            call.as_bytes(),
-            &of.number.to_be_bytes(),
-        ]
-        .concat();
-        let round = Round::new(
-            call,
-            of.number,
-            of.answers.clone(),
-            digest(&claimant),
-            carried.generation.clone(),
-            of.expires,
-        )
-        .with_principal(of.principal.clone());
-        Some((round, context))
+        self.lock().claim(&claimant)
     }
 
     /// The call's id: random, drawn on its first call, and the same in every round of it, on

@@ -1,7 +1,11 @@
-//! One call's machine, with no I/O: its opened state, where its body is in this run (which
-//! await of each key, what this round asks for, which keys were declined), the live rounds it
-//! has taken, and why it started over. [`Ask`](crate::ask::Ask) holds it under its lock and
-//! drives it: every rule of what an await may do is a method here.
+//! One call's machine, with no I/O: its state as it was opened (or why the call starts over,
+//! or stops), the round it claims and, once claimed, that round's [`Machine`] (renewals, the
+//! fence, the record or release), where its body is in this run (which await of each key,
+//! what this round asks for, which keys were declined), the live rounds it has taken, and the
+//! next round it seals. [`Ask`](crate::ask::Ask) holds it under its lock, shared with the
+//! claimed round's keeper task, and drives it: every rule is a method here or on [`Machine`],
+//! with a unit test, and each question's own rules are its
+//! [`Step`](crate::ask::question::step::Step)'s.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime};
@@ -9,9 +13,12 @@ use std::time::{Duration, SystemTime};
 use serde_json::{Map, Value};
 
 use crate::ask::asked::Interrupt;
+use crate::ask::key::call_digest;
 use crate::ask::question::carry;
 use crate::ask::question::retry::Attempt;
-use crate::ask::state::{Binding, Carried, QuestionKind, StateError, answers_digest};
+use crate::ask::round::machine::Machine;
+use crate::ask::state::{Binding, Carried, QuestionKind, StateError, answers_digest, digest};
+use crate::ask::store::Round;
 use crate::protocol::client::Request;
 use crate::protocol::input::InputRequests;
 
@@ -22,13 +29,13 @@ pub(crate) struct CallMachine {
     pub(crate) carried: Option<Result<Carried, StateError>>,
     /// The awaits this round's `inputResponses` answered, by key and index: their answers
     /// arrived now (for traces).
-    pub(crate) fresh: BTreeSet<(String, usize)>,
+    fresh: BTreeSet<(String, usize)>,
     /// The round a verified state names, for its claim.
-    pub(crate) round: Option<RoundOf>,
+    round: Option<RoundOf>,
     /// Why the call started over, if it did: its questions say so.
     pub(crate) restart: Option<Restart>,
-    /// Whether this run of the round is a take-over of a claim that lapsed.
-    pub(crate) taken_over: bool,
+    /// The round this process claimed for this retry, from its claim to its record.
+    claimed: Option<Machine>,
     /// This round's unanswered questions (2026-07-28).
     pending: InputRequests,
     /// Which await of its key each of this round's questions is.
@@ -52,15 +59,49 @@ pub(crate) struct CallMachine {
 
 /// What a verified state says of the round its retry is, beside the call and the generation
 /// it carries.
-pub(crate) struct RoundOf {
-    pub(crate) number: u32,
+struct RoundOf {
+    number: u32,
     /// A digest of the answers this retry brought for it, as they are carried.
-    pub(crate) answers: String,
+    answers: String,
     /// Who the caller is for the store's room.
-    pub(crate) principal: String,
-    pub(crate) expires: SystemTime,
+    principal: String,
+    expires: SystemTime,
     /// What the call's state is bound to, which its recorded ending is bound to too.
+    binding: Binding,
+}
+
+/// What the driver knows as it opens a retry's state: the time by the key's clock, the
+/// state's time to live, the answers the retry brought, and who the caller is.
+pub(crate) struct Opening<'a> {
+    /// Now, in milliseconds since the Unix epoch.
+    pub(crate) now_ms: u64,
+    pub(crate) ttl: Duration,
+    pub(crate) responses: &'a Map<String, Value>,
+    /// Who the caller is for the store's room.
+    pub(crate) room: String,
+    /// What the call's state is bound to.
     pub(crate) binding: Binding,
+}
+
+/// Why the store had no record of a call's round: what the call starting over says.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Lost {
+    /// The store is the one the state was issued under: it let the round go, to make room.
+    LetGo,
+    /// The store has another generation: it lost its records.
+    Records,
+}
+
+impl Lost {
+    /// What the trace of the start-over says.
+    pub(crate) fn words(&self) -> &'static str {
+        match self {
+            Lost::LetGo => "the store let the call's round go to make room: it may have run",
+            Lost::Records => {
+                "the store lost its records (a new generation): the round may have run"
+            }
+        }
+    }
 }
 
 /// Why a call that carried a state starts over, as a first call.
@@ -197,19 +238,178 @@ impl CallMachine {
         self.progress
     }
 
-    /// The call starts over for `why`, its state now `fresh`: it runs as a first call.
-    pub(crate) fn started_over(&mut self, fresh: Carried, why: Restart) {
+    /// The call's state could not be opened, nor the call start over: every use of the state
+    /// stops the call with `refusal`.
+    pub(crate) fn refused(&mut self, refusal: StateError) {
+        self.carried = Some(Err(refusal));
+    }
+
+    /// The retry's state, as the key opened it (with the time it was issued, in milliseconds
+    /// since the Unix epoch), or `None` for a call that carried none, which is a first call.
+    /// A state no key opens, or that this build cannot read, starts the call over; one that
+    /// expired does too, keeping its call's id and rounds. Otherwise the retry's answers join
+    /// it. Returns why the call started over, for its trace, where it did.
+    pub(crate) fn opened(
+        &mut self,
+        opened: Option<Result<(Carried, u64), StateError>>,
+        at: Opening<'_>,
+    ) -> Option<String> {
+        let (carried, restarted) = match opened {
+            None => (Carried::new(), None),
+            Some(Err(e @ (StateError::UnknownKey | StateError::Outdated(_)))) => {
+                (Carried::new(), Some(e.to_string()))
+            }
+            Some(Err(e)) => (Err(e), None),
+            Some(Ok((carried, issued))) => {
+                // This round's answers took from the round's result to this retry.
+                let took = Duration::from_millis(at.now_ms.saturating_sub(issued));
+                if took > at.ttl {
+                    (Ok(carried.again()), Some(StateError::Expired.to_string()))
+                } else {
+                    let expires = SystemTime::UNIX_EPOCH + Duration::from_millis(issued) + at.ttl;
+                    let mut carried = carried;
+                    self.answered(
+                        &mut carried,
+                        at.responses,
+                        took,
+                        (at.room, expires, at.binding),
+                    );
+                    (Ok(carried), None)
+                }
+            }
+        };
+        if restarted.is_some() {
+            self.restart = Some(Restart::Unopened);
+        }
+        self.carried = Some(carried);
+        restarted
+    }
+
+    /// The store had no record of the call's round, and its generation is `now`: the call
+    /// starts over as a first call, its id kept, and says why; or stops, where its rounds went
+    /// back to a generation it left (its servers do not share one store), or it started over
+    /// `max` times already (the store keeps losing its rounds).
+    pub(crate) fn forgotten(&mut self, now: &str, max: u32) -> Result<Lost, StateError> {
+        let carried = match &self.carried {
+            Some(Ok(carried)) => carried,
+            Some(Err(refused)) => return Err(refused.clone()),
+            // Nothing was opened, so nothing was claimed or lost.
+            None => return Ok(Lost::LetGo),
+        };
+        if carried.seen.iter().any(|generation| generation == now) {
+            return Err(StateError::Unshared);
+        }
+        if carried.restarts >= max {
+            return Err(StateError::Forgotten);
+        }
+        let lost = match carried.generation == now {
+            true => Lost::LetGo,
+            false => Lost::Records,
+        };
+        let mut fresh = carried.again();
+        fresh.restarts = carried.restarts + 1;
+        fresh.seen.push(carried.generation.clone());
         self.carried = Some(Ok(fresh));
         self.round = None;
         self.fresh.clear();
-        self.restart = Some(why);
+        self.restart = Some(Restart::Forgotten);
+        Ok(lost)
+    }
+
+    /// The round this retry claims, by `claimant`, with what its recorded ending is bound to;
+    /// `None` for a call whose state named no round (a first call, or one that started over).
+    pub(crate) fn claim(&self, claimant: &[u8]) -> Option<(Round, Vec<u8>)> {
+        let of = self.round.as_ref()?;
+        let Some(Ok(carried)) = &self.carried else {
+            return None;
+        };
+        let call = call_digest(&carried.call);
+        let context = [
+            of.binding.as_bytes(),
+            call.as_bytes(),
+            &of.number.to_be_bytes(),
+        ]
+        .concat();
+        let round = Round::new(
+            call,
+            of.number,
+            of.answers.clone(),
+            digest(claimant),
+            carried.generation.clone(),
+            of.expires,
+        )
+        .with_principal(of.principal.clone());
+        Some((round, context))
+    }
+
+    /// The entry the call makes in the store as its first round (or its first after it started
+    /// over) ends, for `room`'s caller, kept until `expires`: a later claim that finds none
+    /// then knows the store let it go or lost it. `None` once the call has its entry.
+    pub(crate) fn first_round(&mut self, room: String, expires: SystemTime) -> Option<Round> {
+        let carried = self.state().ok()?;
+        if !carried.generation.is_empty() {
+            return None;
+        }
+        let call = call_digest(&carried.call);
+        Some(Round::new(call, carried.round + 1, "", "", "", expires).with_principal(room))
+    }
+
+    /// The store made the call's entry under its `generation`, which the state is issued under.
+    pub(crate) fn began(&mut self, generation: String) {
+        if let Ok(carried) = self.state() {
+            carried.generation = generation;
+        }
+    }
+
+    /// The round ends asking for the awaits `at` names, unless the call took `cap` rounds
+    /// already: the state to seal for the retry.
+    pub(crate) fn next_round(
+        &mut self,
+        at: BTreeMap<String, usize>,
+        cap: u32,
+    ) -> Result<&Carried, Interrupt> {
+        let carried = self.state()?;
+        if carried.round - carried.from >= cap {
+            return Err(Interrupt::TooManyRounds {
+                cap,
+                pending: at.into_keys().collect(),
+            });
+        }
+        carried.round += 1;
+        carried.pending = at;
+        Ok(carried)
+    }
+
+    /// The opened state, or what refused it.
+    fn state(&mut self) -> Result<&mut Carried, Interrupt> {
+        match self.carried.as_mut() {
+            Some(Ok(carried)) => Ok(carried),
+            Some(Err(refused)) => Err(Interrupt::State(refused.clone())),
+            None => Err(Interrupt::InputRequired),
+        }
+    }
+
+    /// The round is claimed: `machine` keeps it from here.
+    pub(crate) fn hold(&mut self, machine: Machine) {
+        self.claimed = Some(machine);
+    }
+
+    /// The claimed round's machine. Outside a claim, one with nothing to keep: it renews
+    /// nothing, fences nothing and records nothing.
+    pub(crate) fn held(&mut self, now: std::time::Instant) -> &mut Machine {
+        self.claimed.get_or_insert_with(|| Machine::settled(now))
+    }
+
+    /// Whether this run of the round is a take-over of a claim that lapsed.
+    pub(crate) fn taken_over(&self) -> bool {
+        self.claimed.as_ref().is_some_and(Machine::taken_over)
     }
 
     /// This round's retry opened `carried`: its `responses` answer the questions the sealed
     /// round asked for, and only those, each taking `took` since that round's result. The
     /// answers join the state, and the round is known for its claim, bound to `room`'s caller,
     /// the state's expiry and binding.
-    pub(crate) fn answered(
+    fn answered(
         &mut self,
         carried: &mut Carried,
         responses: &Map<String, Value>,
@@ -369,6 +569,134 @@ mod tests {
         let mut other = CallMachine::default();
         other.answered(&mut again, &reordered, Duration::ZERO, bound);
         assert_eq!(other.round.unwrap().answers, digest);
+    }
+
+    fn opening(responses: &Map<String, Value>, now_ms: u64) -> Opening<'_> {
+        Opening {
+            now_ms,
+            ttl: Duration::from_secs(3600),
+            responses,
+            room: "room".into(),
+            binding: Binding::of("t", None, None),
+        }
+    }
+
+    #[test]
+    fn a_state_opens_starts_over_or_stops_the_call() {
+        let none = Map::new();
+        let hour = 3_600_000;
+        // No state: a first call, with nothing to claim.
+        let mut call = CallMachine::default();
+        assert_eq!(call.opened(None, opening(&none, hour)), None);
+        assert!(matches!(&call.carried, Some(Ok(c)) if c.round == 0));
+        assert!(call.claim(b"c").is_none() && call.restart.is_none());
+        // No key of the server's opens it: the call starts over, saying so.
+        let mut call = CallMachine::default();
+        let why = call.opened(Some(Err(StateError::UnknownKey)), opening(&none, hour));
+        assert!(why.is_some());
+        assert_eq!(call.restart, Some(Restart::Unopened));
+        assert!(matches!(&call.carried, Some(Ok(c)) if c.call != "call"));
+        // A state that does not verify stops the call.
+        let mut call = CallMachine::default();
+        assert_eq!(
+            call.opened(Some(Err(StateError::DoesNotOpen)), opening(&none, hour)),
+            None
+        );
+        assert!(matches!(
+            call.state(),
+            Err(Interrupt::State(StateError::DoesNotOpen))
+        ));
+        // Past its time to live: the call starts over, its id and round numbers kept.
+        let mut state = crate::ask::state::tests::carried();
+        state.round = 2;
+        let mut call = CallMachine::default();
+        let why = call.opened(Some(Ok((state.clone(), 1))), opening(&none, hour + 2));
+        assert!(why.is_some());
+        assert!(
+            matches!(&call.carried, Some(Ok(c)) if c.call == "call" && c.round == 2 && c.keys.is_empty())
+        );
+        assert!(call.claim(b"c").is_none());
+        // Within it: the round is claimed, kept until the state expires.
+        let mut call = CallMachine::default();
+        assert_eq!(
+            call.opened(Some(Ok((state, 1))), opening(&none, hour)),
+            None
+        );
+        let (round, context) = call.claim(b"c").unwrap();
+        assert_eq!(round.number, 2);
+        assert_eq!(round.principal, "room");
+        assert_eq!(
+            round.expires,
+            SystemTime::UNIX_EPOCH + Duration::from_millis(1 + hour)
+        );
+        assert!(!context.is_empty());
+        // Two claims of one retry are told apart by their claimants only.
+        let (other, _) = call.claim(b"d").unwrap();
+        assert_eq!(
+            (other.number, &other.answers),
+            (round.number, &round.answers)
+        );
+        assert_ne!(other.claimant, round.claimant);
+    }
+
+    #[test]
+    fn a_forgotten_round_starts_the_call_over_unless_it_went_back_or_kept_losing_it() {
+        let forgotten = |generation: &str, restarts: u32, now: &str| {
+            let mut state = crate::ask::state::tests::carried();
+            state.generation = generation.into();
+            state.seen = vec!["g1".into()];
+            state.restarts = restarts;
+            state.round = 3;
+            let mut call = CallMachine {
+                carried: Some(Ok(state)),
+                ..CallMachine::default()
+            };
+            let lost = call.forgotten(now, 3);
+            (lost, call)
+        };
+        let (lost, call) = forgotten("g2", 1, "g2");
+        assert_eq!(lost, Ok(Lost::LetGo));
+        let Some(Ok(fresh)) = &call.carried else {
+            panic!("the call goes on")
+        };
+        assert_eq!(
+            (fresh.call.as_str(), fresh.round, fresh.from),
+            ("call", 3, 3)
+        );
+        assert_eq!((fresh.restarts, fresh.seen.len()), (2, 2));
+        assert!(fresh.keys.is_empty() && fresh.generation.is_empty());
+        assert_eq!(call.restart, Some(Restart::Forgotten));
+        assert_eq!(forgotten("g2", 1, "g3").0, Ok(Lost::Records));
+        // Back at a store it left: the servers share none.
+        assert_eq!(forgotten("g2", 1, "g1").0, Err(StateError::Unshared));
+        // As often as it may: the store keeps losing its rounds.
+        assert_eq!(forgotten("g4", 3, "g5").0, Err(StateError::Forgotten));
+    }
+
+    #[test]
+    fn the_first_round_makes_the_calls_entry_and_the_cap_ends_the_rounds() {
+        let mut call = CallMachine {
+            carried: Some(Ok(Carried::of("call".into()))),
+            ..CallMachine::default()
+        };
+        let at = || BTreeMap::from([("k".to_owned(), 0)]);
+        let round = call
+            .first_round("room".into(), SystemTime::UNIX_EPOCH)
+            .unwrap();
+        assert_eq!((round.number, round.principal.as_str()), (1, "room"));
+        call.began("g1".into());
+        assert!(
+            call.first_round("room".into(), SystemTime::UNIX_EPOCH)
+                .is_none()
+        );
+        let sealed = call.next_round(at(), 2).unwrap();
+        assert_eq!((sealed.round, sealed.generation.as_str()), (1, "g1"));
+        assert_eq!(sealed.pending, at());
+        call.next_round(at(), 2).unwrap();
+        assert!(matches!(
+            call.next_round(at(), 2),
+            Err(Interrupt::TooManyRounds { cap: 2, pending }) if pending == ["k"]
+        ));
     }
 
     #[test]

@@ -31,39 +31,6 @@ use crate::ask::store::{Claim, StoreError};
 /// is the time it has to reach its next await.
 pub(crate) const FENCE: (u32, u32) = (2, 3);
 
-/// Why the store had no record of a call's round: what the call starting over says.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Lost {
-    /// The store is the one the state was issued under: it let the round go, to make room.
-    LetGo,
-    /// The store has another generation: it lost its records.
-    Records,
-}
-
-/// Whether a call whose round the store has no record of starts over, and why; or why it
-/// stops: its state was issued under `issued_under`, the store's generation is `now`, the call
-/// was issued under each of `seen` before it started over `restarts` times. A round that goes
-/// back to a generation it left runs between servers that do not share one store; a store that
-/// keeps losing rounds stops the call after `max` starts-over.
-pub(crate) fn restart(
-    issued_under: &str,
-    now: &str,
-    seen: &[String],
-    restarts: u32,
-    max: u32,
-) -> Result<Lost, crate::ask::StateError> {
-    if seen.iter().any(|generation| generation == now) {
-        return Err(crate::ask::StateError::Unshared);
-    }
-    if restarts >= max {
-        return Err(crate::ask::StateError::Forgotten);
-    }
-    Ok(match issued_under == now {
-        true => Lost::LetGo,
-        false => Lost::Records,
-    })
-}
-
 /// What a claim's answer means for the round.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Verdict {
@@ -215,6 +182,14 @@ impl Machine {
             phase: Phase::Running,
             taken_over,
             failures: 0,
+        }
+    }
+
+    /// A machine with nothing to keep, at `now`: no round is claimed.
+    pub(crate) fn settled(now: Instant) -> Self {
+        Machine {
+            phase: Phase::Settled,
+            ..Machine::claimed(now, Duration::ZERO, now, false)
         }
     }
 
@@ -415,18 +390,6 @@ mod tests {
 
     fn machine(origin: Instant) -> Machine {
         Machine::claimed(origin, LEASE, at(origin, 3600), false)
-    }
-
-    #[test]
-    fn a_call_without_its_round_starts_over_unless_it_went_back_or_kept_losing_it() {
-        use crate::ask::StateError;
-        let seen = ["g1".to_owned()];
-        assert_eq!(restart("g2", "g2", &seen, 1, 3), Ok(Lost::LetGo));
-        assert_eq!(restart("g2", "g3", &seen, 1, 3), Ok(Lost::Records));
-        // Back at a store it left: the servers share none.
-        assert_eq!(restart("g2", "g1", &seen, 1, 3), Err(StateError::Unshared));
-        // As often as it may: the store keeps losing its rounds.
-        assert_eq!(restart("g4", "g5", &seen, 3, 3), Err(StateError::Forgotten));
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! The driver of a claimed round's [`Machine`]: the claim, the keeper task that renews it while
-//! the body runs (and records an ending whose first record failed), the fence that stops the
-//! body, and the record or release of how it ended. Every decision is the machine's; this file
-//! only does the I/O and feeds the answers back.
+//! The call's machine ([`CallMachine`], with a claimed round's [`Machine`] inside it) and the
+//! driver of its round: the claim, the keeper task that renews it while the body runs (and
+//! records an ending whose first record failed), the fence that stops the body, and the record
+//! or release of how it ended. Every decision is the machine's; this file only does the I/O
+//! and feeds the answers back.
 
 pub(super) mod call;
 pub(super) mod machine;
@@ -21,6 +22,7 @@ use super::store::{Round, RoundStore};
 use super::{Ask, trace};
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
+use call::CallMachine;
 use machine::{Claiming, Fence, Keep, Machine, Recorded as Kept, Settle, Verdict};
 
 /// What the client gets for a round whose call was dropped mid-body: nobody can say how far
@@ -58,7 +60,7 @@ pub(super) enum Claimed<R> {
     Forgotten,
 }
 
-/// A round this call holds: its machine, shared with the keeper task.
+/// A round this call holds: the call's machine, shared with the keeper task.
 pub(super) struct Held(Arc<Shared>);
 
 struct Shared {
@@ -67,11 +69,17 @@ struct Shared {
     key: StateKey,
     /// What the recorded ending is bound to: the call's binding and the round.
     context: Vec<u8>,
-    machine: Mutex<Machine>,
+    call: Arc<Mutex<CallMachine>>,
     /// Wakes the keeper: the machine changed.
     changed: Notify,
     /// Wakes the call: its body is fenced.
     fenced: Notify,
+}
+
+/// The call's machine. No code panics while holding the lock; a poisoned one still holds
+/// consistent data.
+pub(super) fn lock(call: &Mutex<CallMachine>) -> MutexGuard<'_, CallMachine> {
+    call.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Now, on the driver's clock: tokio's, so that a paused clock drives the machine too.
@@ -100,12 +108,13 @@ impl Ask {
                     let remaining = round.expires.duration_since(key.now()).unwrap_or_default();
                     let expires = now() + remaining + StateKey::MAX_CLOCK_SKEW;
                     let machine = Machine::claimed(sent, key.lease(), expires, taken_over);
+                    self.lock().hold(machine);
                     let shared = Shared {
                         round,
                         store,
                         key: key.clone(),
                         context,
-                        machine: Mutex::new(machine),
+                        call: Arc::clone(&self.call),
                         changed: Notify::new(),
                         fenced: Notify::new(),
                     };
@@ -128,15 +137,6 @@ impl Ask {
 }
 
 impl Held {
-    fn machine(&self) -> MutexGuard<'_, Machine> {
-        self.0.machine()
-    }
-
-    /// Whether the round runs as a take-over.
-    pub(super) fn taken_over(&self) -> bool {
-        self.machine().taken_over()
-    }
-
     /// Starts the keeper, a task of its own, so that a body that blocks its thread does not
     /// keep it from renewing the claim on a multi-thread runtime. The call yields once, so that
     /// the keeper is polled before the body runs: a task spawned from a worker waits in that
@@ -152,7 +152,7 @@ impl Held {
     pub(super) async fn fenced(&self) -> Interrupt {
         loop {
             let notified = self.0.fenced.notified();
-            let wake = match self.machine().watch(now()) {
+            let wake = match self.0.machine(|m| m.watch(now())) {
                 Ok(wake) => wake,
                 Err(fence) => {
                     trace::fenced(fence);
@@ -181,7 +181,7 @@ impl Held {
                 None => return self.0.give_up(),
             },
         };
-        let settle = self.machine().ended(now(), ending);
+        let settle = self.0.machine(|m| m.ended(now(), ending));
         self.0.changed.notify_one();
         match settle {
             Settle::Record(sealed) => {
@@ -205,9 +205,9 @@ impl Held {
 }
 
 impl Shared {
-    fn machine(&self) -> MutexGuard<'_, Machine> {
-        // No code panics while holding the lock; a poisoned one still holds consistent data.
-        self.machine.lock().unwrap_or_else(|e| e.into_inner())
+    /// Runs `f` on the claimed round's machine, under the call's lock.
+    fn machine<T>(&self, f: impl FnOnce(&mut Machine) -> T) -> T {
+        f(lock(&self.call).held(now()))
     }
 
     /// `recorded`, sealed for this round, or `None` (traced) where it cannot be sealed.
@@ -225,7 +225,7 @@ impl Shared {
 
     /// Ends the round with nothing recorded: its ending could not be sealed (traced).
     fn give_up(&self) {
-        self.machine().give_up();
+        self.machine(Machine::give_up);
         self.changed.notify_one();
     }
 
@@ -234,7 +234,7 @@ impl Shared {
         if let Err(e) = &answer {
             trace::store_failed(e);
         }
-        match self.machine().recorded(now(), answer) {
+        match self.machine(|m| m.recorded(now(), answer)) {
             Kept::Landed => {}
             Kept::Lost => trace::late_record(),
             Kept::Later => trace::record_later(),
@@ -248,14 +248,10 @@ impl Shared {
 async fn keeper(shared: Arc<Shared>) {
     loop {
         let changed = shared.changed.notified();
-        let next = {
-            let mut machine = shared.machine();
-            let next = machine.next(now());
-            if machine.fence().is_some() {
-                shared.fenced.notify_one();
-            }
-            next
-        };
+        let (next, fenced) = shared.machine(|m| (m.next(now()), m.fence().is_some()));
+        if fenced {
+            shared.fenced.notify_one();
+        }
         match next {
             Keep::Stop => return,
             Keep::Sleep(until) => {
@@ -272,7 +268,7 @@ async fn keeper(shared: Arc<Shared>) {
                     Ok(false) => trace::lease_lost(),
                     Ok(true) => {}
                 }
-                shared.machine().renewed(sent, now(), answer);
+                shared.machine(|m| m.renewed(sent, now(), answer));
             }
             Keep::Record(sealed) => {
                 let answer = shared.store.record(&shared.round, &sealed).await;
@@ -350,12 +346,11 @@ impl Drop for Unsettled {
         let Some(sealed) = shared.seal(&ending) else {
             return shared.give_up();
         };
-        {
-            let mut machine = shared.machine();
+        shared.machine(|machine| {
             if let Settle::Record(_) = machine.ended(now(), Some(sealed)) {
                 machine.hand_over(now());
             }
-        }
+        });
         shared.changed.notify_one();
     }
 }
