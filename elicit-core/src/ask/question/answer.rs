@@ -1,14 +1,13 @@
 //! How a question is answered: from the replies the call has had, through the question's retry
 //! policy, then by a live request (before 2026-07-28) or as a request of this round.
 
-use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use super::carry;
-use super::retry::{AnswerSource, Attempt, AttemptOutcome, Attempts};
-use super::step::{self, Next, Read, Step, Stored};
+use super::retry::{Attempt, AttemptOutcome};
+use super::step::{self, Next, Read, Step};
 use super::{Asking, Facts, Question, outcome};
 use crate::ask::asked::Interrupt;
 use crate::ask::port::SendError;
@@ -170,58 +169,18 @@ impl Ask {
         result
     }
 
-    /// The `index`-th await of `question`'s key as the call's state knows it: registered, with
-    /// the replies it has had, read through its retry policy.
+    /// The `index`-th await of `question`'s key as the call's machine knows it (see
+    /// [`CallMachine::step`](crate::ask::round::call::CallMachine::step)).
     fn load(
         &self,
         question: &dyn Asking,
         version: ProtocolVersion,
         index: usize,
     ) -> Result<Step, Interrupt> {
-        let key = question.key();
-        let identity = question.identity();
         let unasked = self.unasked(question, index);
-        let answers = self.carried(|carried| {
-            carried
-                .register(key, index, &identity)
-                .map_err(|change| Interrupt::Changed {
-                    key: key.to_owned(),
-                    change,
-                })?;
-            if let Some(reply) = unasked {
-                carried.push_unasked(key, reply);
-            }
-            Ok(carried.keys[key][index].clone())
-        })?;
-        let restart = self.lock().restart;
-        let base = match (answers.changed, restart) {
-            (true, _) => Cow::Owned(format!(
-                "{}\n\n(This question changed since it was answered, so it is asked again.)",
-                question.base_message()
-            )),
-            (false, Some(restart)) => Cow::Owned(format!(
-                "{}\n\n{}",
-                question.base_message(),
-                restart.sentence()
-            )),
-            (false, None) => question.base_message(),
-        };
-        let mut attempts = Attempts::new(question.policy(), base);
-        if let Some(schema) = question.schema() {
-            attempts = attempts.with_schema(schema);
-        }
-        // Replies as the body's form holds them (a 2025-06-18 multi-select's boxes as its list).
-        let stored = (answers.replies.iter().enumerate())
-            .map(|(i, reply)| Stored {
-                reply: unfold(question, version, reply),
-                took: answers.took(i),
-                source: match i {
-                    0 if answers.unasked => AnswerSource::Unasked,
-                    _ => AnswerSource::Person,
-                },
-            })
-            .collect();
-        Ok(Step::new(attempts, stored, index))
+        self.carried(|_| Ok(()))?;
+        let unfold = |reply: &Value| unfold(question, version, reply);
+        self.lock().step(question, index, unasked, &unfold)
     }
 
     /// The answer the client sent unasked for the `index`-th await of `question`'s key, where

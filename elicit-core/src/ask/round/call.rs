@@ -7,6 +7,7 @@
 //! with a unit test, and each question's own rules are its
 //! [`Step`](crate::ask::question::step::Step)'s.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime};
 
@@ -14,8 +15,10 @@ use serde_json::{Map, Value};
 
 use crate::ask::asked::Interrupt;
 use crate::ask::key::call_digest;
+use crate::ask::question::Asking;
 use crate::ask::question::carry;
-use crate::ask::question::retry::Attempt;
+use crate::ask::question::retry::{AnswerSource, Attempt, Attempts};
+use crate::ask::question::step::{Step, Stored};
 use crate::ask::round::machine::Machine;
 use crate::ask::state::{Binding, Carried, QuestionKind, StateError, answers_digest, digest};
 use crate::ask::store::Round;
@@ -180,6 +183,60 @@ impl CallMachine {
         let awaits = self.awaits.entry(key.to_owned()).or_default();
         *awaits += 1;
         Ok(Some(*awaits - 1))
+    }
+
+    /// The step of the `index`-th await of `question`'s key, as the call's state knows it:
+    /// registered, with the replies it has had (first the one the client sent `unasked`,
+    /// where it takes one), each as `unfold` gives it to the body's form, to be read through
+    /// its retry policy. Its message says why it is asked again, where it is: the question
+    /// changed since it was answered, or the call started over.
+    pub(crate) fn step(
+        &mut self,
+        question: &dyn Asking,
+        index: usize,
+        unasked: Option<Value>,
+        unfold: &dyn Fn(&Value) -> Value,
+    ) -> Result<Step, Interrupt> {
+        let key = question.key();
+        let restart = self.restart;
+        let carried = self.state()?;
+        carried
+            .register(key, index, &question.identity())
+            .map_err(|change| Interrupt::Changed {
+                key: key.to_owned(),
+                change,
+            })?;
+        if let Some(reply) = unasked {
+            carried.push_unasked(key, reply);
+        }
+        let answers = &carried.keys[key][index];
+        let base = match (answers.changed, restart) {
+            (true, _) => Cow::Owned(format!(
+                "{}\n\n(This question changed since it was answered, so it is asked again.)",
+                question.base_message()
+            )),
+            (false, Some(restart)) => Cow::Owned(format!(
+                "{}\n\n{}",
+                question.base_message(),
+                restart.sentence()
+            )),
+            (false, None) => question.base_message(),
+        };
+        let mut attempts = Attempts::new(question.policy(), base);
+        if let Some(schema) = question.schema() {
+            attempts = attempts.with_schema(schema);
+        }
+        let stored = (answers.replies.iter().enumerate())
+            .map(|(i, reply)| Stored {
+                reply: unfold(reply),
+                took: answers.took(i),
+                source: match i {
+                    0 if answers.unasked => AnswerSource::Unasked,
+                    _ => AnswerSource::Person,
+                },
+            })
+            .collect();
+        Ok(Step::new(attempts, stored, index))
     }
 
     /// The `index`-th await of `key` asks `request` in this round.
@@ -697,6 +754,115 @@ mod tests {
             call.next_round(at(), 2),
             Err(Interrupt::TooManyRounds { cap: 2, pending }) if pending == ["k"]
         ));
+    }
+
+    /// A form question that asks by failing with the message it would show.
+    struct Asks(crate::ask::question::Core);
+
+    impl Asking for Asks {
+        fn core(&self) -> &crate::ask::question::Core {
+            &self.0
+        }
+        fn kind(&self) -> QuestionKind {
+            QuestionKind::Form
+        }
+        fn trace_name(&self) -> Cow<'static, str> {
+            Cow::Borrowed("test")
+        }
+        fn request(
+            &self,
+            _: &crate::ask::question::Facts<'_>,
+            message: &str,
+            _: Option<crate::ask::question::Kept<'_>>,
+            _: usize,
+        ) -> Result<Request, Interrupt> {
+            Err(Interrupt::Error(
+                crate::protocol::jsonrpc::RpcError::internal(message),
+            ))
+        }
+    }
+
+    /// What the step of `question`'s first await does next: the message it asks with, or
+    /// the replies it read.
+    fn next(
+        call: &mut CallMachine,
+        question: &Asks,
+        unasked: Option<Value>,
+    ) -> Result<Vec<Value>, String> {
+        use crate::ask::question::step::Next;
+        let mut step = (call.step(question, 0, unasked, &|reply| reply.clone()))
+            .map_err(|stop| format!("{stop:?}"))?;
+        let carries = |_: &Request| Ok(());
+        let facts = crate::ask::question::Facts {
+            version: crate::version::ProtocolVersion::V2026_07_28,
+            shows: true,
+            argument: None,
+            carries: &carries,
+            deadline: Duration::from_secs(60),
+            structured: true,
+            call_id: None,
+        };
+        let mut read = Vec::new();
+        let mut reading = |reply: &Value| {
+            read.push(reply.clone());
+            crate::ask::AttemptOutcome::Accepted
+        };
+        match step.next(question, &facts, &mut reading) {
+            Next::Final => Ok(read),
+            Next::Stop(Interrupt::Error(e)) => Err(e.message),
+            _ => panic!("neither read nor asked"),
+        }
+    }
+
+    #[test]
+    fn each_await_steps_from_its_replies_and_says_why_it_is_asked_again() {
+        use crate::ask::RetryPolicy;
+        use crate::ask::question::Core;
+        let question = |message: &str| {
+            Asks(Core::new(
+                RetryPolicy::NONE,
+                "k".into(),
+                Some(message.into()),
+            ))
+        };
+        let state = || {
+            let mut carried = Carried::of("call".into());
+            carried
+                .register("k", 0, &question("Where to?").identity())
+                .unwrap();
+            carried.push_reply("k", 0, serde_json::json!({"action": "accept"}), None);
+            carried
+        };
+        let with = |carried: Carried| CallMachine {
+            carried: Some(Ok(carried)),
+            ..CallMachine::default()
+        };
+        // The same question reads its reply.
+        assert_eq!(
+            next(&mut with(state()), &question("Where to?"), None)
+                .unwrap()
+                .len(),
+            1
+        );
+        // A changed one drops it and is asked again, saying so; it then reads as changed.
+        let mut call = with(state());
+        let asked = next(&mut call, &question("Where now?"), None).unwrap_err();
+        assert!(
+            asked.starts_with("Where now?") && asked.contains("changed"),
+            "{asked}"
+        );
+        // A call that started over says why in every question.
+        let mut call = with(Carried::of("call".into()));
+        call.restart = Some(Restart::Forgotten);
+        let asked = next(&mut call, &question("Where to?"), None).unwrap_err();
+        assert!(asked.ends_with(Restart::Forgotten.sentence()), "{asked}");
+        // An answer sent unasked is the first await's first reply.
+        let mut call = with(Carried::of("call".into()));
+        let unasked = serde_json::json!({"action": "accept", "content": {}});
+        assert_eq!(
+            next(&mut call, &question("Where to?"), Some(unasked.clone())).unwrap(),
+            [unasked]
+        );
     }
 
     #[test]
