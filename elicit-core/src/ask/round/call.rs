@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Map, Value};
 
@@ -19,9 +19,9 @@ use crate::ask::question::Asking;
 use crate::ask::question::carry;
 use crate::ask::question::retry::{AnswerSource, Attempt, Attempts};
 use crate::ask::question::step::{Step, Stored};
-use crate::ask::round::machine::Machine;
+use crate::ask::round::machine::{Claiming, Machine, Verdict};
 use crate::ask::state::{Binding, Carried, QuestionKind, StateError, answers_digest, digest};
-use crate::ask::store::Round;
+use crate::ask::store::{Claim, Round, StoreError};
 use crate::protocol::client::Request;
 use crate::protocol::input::InputRequests;
 
@@ -37,6 +37,8 @@ pub(crate) struct CallMachine {
     round: Option<RoundOf>,
     /// Why the call started over, if it did: its questions say so.
     pub(crate) restart: Option<Restart>,
+    /// The claim of this retry's round while it waits for the same retry running elsewhere.
+    claiming: Option<Claiming>,
     /// The round this process claimed for this retry, from its claim to its record.
     claimed: Option<Machine>,
     /// This round's unanswered questions (2026-07-28).
@@ -84,6 +86,14 @@ pub(crate) struct Opening<'a> {
     pub(crate) room: String,
     /// What the call's state is bound to.
     pub(crate) binding: Binding,
+}
+
+/// How a claim waits and holds: for the same retry running elsewhere up to `wait`, and a round
+/// that is ours for `lease` at a time, never past `expires`, all on the driver's clock.
+pub(crate) struct Hold {
+    pub(crate) wait: Duration,
+    pub(crate) lease: Duration,
+    pub(crate) expires: Instant,
 }
 
 /// Why the store had no record of a call's round: what the call starting over says.
@@ -446,14 +456,27 @@ impl CallMachine {
         }
     }
 
-    /// The round is claimed: `machine` keeps it from here.
-    pub(crate) fn hold(&mut self, machine: Machine) {
-        self.claimed = Some(machine);
+    /// The store's `answer` to the claim of this retry's round sent at `sent`, read at `now`:
+    /// what it means. A duplicate waits, up to `hold.wait` since the first claim; a round that
+    /// is ours is held from here, its claim kept for `hold.lease`, and nothing kept past
+    /// `hold.expires`.
+    pub(crate) fn claim_answered(
+        &mut self,
+        (sent, now): (Instant, Instant),
+        answer: Result<Claim, StoreError>,
+        hold: &Hold,
+    ) -> Verdict {
+        let claiming = (self.claiming).get_or_insert_with(|| Claiming::new(sent, hold.wait));
+        let verdict = claiming.answered(now, answer);
+        if let Verdict::Run { taken_over } = verdict {
+            self.claimed = Some(Machine::claimed(sent, hold.lease, hold.expires, taken_over));
+        }
+        verdict
     }
 
     /// The claimed round's machine. Outside a claim, one with nothing to keep: it renews
     /// nothing, fences nothing and records nothing.
-    pub(crate) fn held(&mut self, now: std::time::Instant) -> &mut Machine {
+    pub(crate) fn held(&mut self, now: Instant) -> &mut Machine {
         self.claimed.get_or_insert_with(|| Machine::settled(now))
     }
 
@@ -862,6 +885,40 @@ mod tests {
         assert_eq!(
             next(&mut call, &question("Where to?"), Some(unasked.clone())).unwrap(),
             [unasked]
+        );
+    }
+
+    #[test]
+    fn a_claimed_round_is_held_by_the_call_and_a_take_over_is_known() {
+        let origin = Instant::now();
+        let hold = Hold {
+            wait: Duration::from_secs(40),
+            lease: Duration::from_secs(30),
+            expires: origin + Duration::from_secs(3600),
+        };
+        let mut call = CallMachine::default();
+        // Running elsewhere: wait, counted from the first claim.
+        let verdict = call.claim_answered((origin, origin), Ok(Claim::Running), &hold);
+        assert!(matches!(verdict, Verdict::Wait(_)));
+        let late = origin + Duration::from_secs(41);
+        let verdict = call.claim_answered((late, late), Ok(Claim::Running), &hold);
+        assert_eq!(verdict, Verdict::InProgress);
+        assert!(call.claimed.is_none() && !call.taken_over());
+        // Ours: the call holds the round, renewing it from the claim's send.
+        let mut call = CallMachine::default();
+        let verdict = call.claim_answered((origin, origin), Ok(Claim::TakenOver), &hold);
+        assert_eq!(verdict, Verdict::Run { taken_over: true });
+        assert!(call.taken_over());
+        let renew = origin + Duration::from_secs(10);
+        assert_eq!(
+            call.held(renew).next(renew),
+            crate::ask::round::machine::Keep::Renew
+        );
+        // Outside a claim, the machine has nothing to keep.
+        let mut idle = CallMachine::default();
+        assert_eq!(
+            idle.held(renew).next(renew),
+            crate::ask::round::machine::Keep::Stop
         );
     }
 

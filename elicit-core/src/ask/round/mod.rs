@@ -22,8 +22,8 @@ use super::store::{Round, RoundStore};
 use super::{Ask, trace};
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
-use call::CallMachine;
-use machine::{Claiming, Fence, Keep, Machine, Recorded as Kept, Settle, Verdict};
+use call::{CallMachine, Hold};
+use machine::{Fence, Keep, Machine, Recorded as Kept, Settle, Verdict};
 
 /// What the client gets for a round whose call was dropped mid-body: nobody can say how far
 /// the body went.
@@ -96,19 +96,21 @@ impl Ask {
         };
         let key = self.key();
         let store = key.store();
-        let mut claiming = Claiming::new(now(), key.claim_wait());
+        let remaining = round.expires.duration_since(key.now()).unwrap_or_default();
+        let hold = Hold {
+            wait: key.claim_wait(),
+            lease: key.lease(),
+            expires: now() + remaining + StateKey::MAX_CLOCK_SKEW,
+        };
         loop {
             let sent = now();
             let answer = store.claim(&round, key.lease()).await;
-            match claiming.answered(now(), answer) {
+            let verdict = self.lock().claim_answered((sent, now()), answer, &hold);
+            match verdict {
                 Verdict::Run { taken_over } => {
                     if taken_over {
                         trace::taken_over(round.number);
                     }
-                    let remaining = round.expires.duration_since(key.now()).unwrap_or_default();
-                    let expires = now() + remaining + StateKey::MAX_CLOCK_SKEW;
-                    let machine = Machine::claimed(sent, key.lease(), expires, taken_over);
-                    self.lock().hold(machine);
                     let shared = Shared {
                         round,
                         store,
