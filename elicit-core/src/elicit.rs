@@ -23,6 +23,14 @@ pub trait Elicit: HasDeserialize + HasJsonSchema + 'static {
     const __ELICIT_BOUND_HINTS: bool = true;
     #[doc(hidden)]
     fn __elicit_cache() -> &'static SchemaCache;
+    /// The wire names of the form's own fields, in declaration order, as serde's derive lists
+    /// them: a form with `#[serde(flatten)]` parts, which serde reads as a map, lists them
+    /// through a probe of its own fields.
+    #[doc(hidden)]
+    #[must_use]
+    fn __elicit_own_names() -> &'static [&'static str] {
+        support::fields_of::<Self>()
+    }
     #[doc(hidden)]
     fn __elicit_validate(&self, _violations: &mut Vec<Violation>) {}
 
@@ -48,7 +56,6 @@ pub trait Elicit: HasDeserialize + HasJsonSchema + 'static {
     ) -> Result<&'static RequestedSchema, SchemaError> {
         support::cached_schema(Self::__elicit_cache(), version, || {
             support::build::<Self>(&FormTraits {
-                fields: Self::__ELICIT_FIELDS,
                 auto_titles: Self::__ELICIT_AUTO_TITLES,
                 bound_hints: Self::__ELICIT_BOUND_HINTS,
             })

@@ -298,6 +298,7 @@ impl Elicit for Confirm {
         variants: <bool as derive_support::ElicitField>::__elicit_variants,
         enum_names: <bool as derive_support::ElicitField>::__elicit_enum_names,
         option: <bool as derive_support::ElicitField>::__elicit_is_option,
+        part: None,
     }];
 
     fn __elicit_cache() -> &'static derive_support::SchemaCache {

@@ -31,8 +31,8 @@ mod version;
 /// What generated code uses. Not a public API: the name changes with any change to it.
 #[doc(hidden)]
 #[path = "derive_support/mod.rs"]
-pub mod __private_v3;
-use __private_v3 as derive_support;
+pub mod __private_v4;
+use __private_v4 as derive_support;
 
 pub use custom::Invalid;
 pub use derive_support::{ElicitChoice, ElicitField, ElicitValue};

@@ -17,6 +17,8 @@ pub struct Key {
     /// The string literals of its value: `"x"` of `rename = "x"`, and both of
     /// `rename(serialize = "x", deserialize = "y")`.
     pub strings: Vec<LitStr>,
+    /// The key as written, with its value: `rename = "x"`, `rename(deserialize = "y")`.
+    pub tokens: proc_macro2::TokenStream,
 }
 
 /// The derive whose attribute a [`Key`] is in.
@@ -59,8 +61,21 @@ pub fn foreign_keys(attrs: &[Attribute]) -> Vec<Key> {
         };
         // Syntax errors in these attributes are their own derive's to report.
         let _ = attr.parse_nested_meta(|meta| {
+            let start = meta.input.cursor();
             let strings = skip_value(&meta)?;
+            let end = meta.input.cursor();
+            let path = &meta.path;
+            let mut tokens = quote::quote!(#path);
+            let mut at = start;
+            while at < end {
+                let Some((token, next)) = at.token_tree() else {
+                    break;
+                };
+                tokens.extend([token]);
+                at = next;
+            }
             keys.push(Key {
+                tokens,
                 attr: origin,
                 name: meta
                     .path

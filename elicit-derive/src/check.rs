@@ -19,6 +19,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             check_has_message(cx, cont);
             check_validate_on_skipped(cx, cont);
             check_sensitive(cx, cont);
+            check_names(cx, cont);
+            check_parts(cx, cont);
         }
         Data::Choice(_) => {
             check_variants(cx, cont);
@@ -168,5 +170,56 @@ fn check_sensitive(cx: &Ctxt, cont: &Container) {
                 ),
             );
         }
+    }
+}
+
+/// Two of a form's own fields that serde reads under one name: content would fill only one.
+/// A name that `rename_all` makes is compared only where there is none; a part's names are
+/// compared when the form's schema is built.
+fn check_names(cx: &Ctxt, cont: &Container) {
+    let renames_all = cont
+        .keys
+        .iter()
+        .any(|k| k.attr == crate::attr::Origin::Serde && k.name == "rename_all");
+    let mut seen: Vec<(String, &syn::Ident)> = Vec::new();
+    for field in cont.form_fields().filter(|f| !f.flattened()) {
+        let name = match field.wire_name() {
+            Some(name) => name,
+            None if renames_all => continue,
+            None => field.ident.to_string().trim_start_matches("r#").to_owned(),
+        };
+        if let Some((_, first)) = seen.iter().find(|(seen, _)| *seen == name) {
+            cx.error_spanned_by(
+                field.ident,
+                format!(
+                    "`{}` and `{first}` are both read as `{name}`, so content would fill only \
+                     one of them: rename one with `#[serde(rename = \"..\")]`",
+                    field.ident
+                ),
+            );
+            continue;
+        }
+        seen.push((name, field.ident));
+    }
+}
+
+/// serde reads a form with parts as a map, and refuses no key of it: `deny_unknown_fields`
+/// there would let unknown keys through unnoticed (serde does not support the two together).
+fn check_parts(cx: &Ctxt, cont: &Container) {
+    let Some(part) = cont.form_fields().find(|f| f.flattened()) else {
+        return;
+    };
+    let deny = (cont.keys.iter())
+        .find(|k| k.attr == crate::attr::Origin::Serde && k.name == "deny_unknown_fields");
+    if let Some(deny) = deny {
+        cx.error_spanned_by(
+            &deny.path,
+            format!(
+                "`deny_unknown_fields` cannot be used on a form with parts: serde does not \
+                 support it beside `#[serde(flatten)]` (on `{}`); drop it, or write the part's \
+                 fields into this form",
+                part.ident
+            ),
+        );
     }
 }

@@ -10,6 +10,7 @@ use crate::check;
 use crate::ctxt::Ctxt;
 use crate::features;
 use crate::kinds;
+use crate::maps;
 use crate::model::{Container, Data};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -43,10 +44,10 @@ fn fallback(cont: &Container) -> TokenStream {
                 #[automatically_derived]
                 impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
                     const __ELICIT_MESSAGE: &'static ::core::primitive::str = "";
-                    const __ELICIT_FIELDS: &'static [#krate::__private_v3::FieldHooks] = &[];
+                    const __ELICIT_FIELDS: &'static [#krate::__private_v4::FieldHooks] = &[];
 
-                    fn __elicit_cache() -> &'static #krate::__private_v3::SchemaCache {
-                        #krate::__private_v3::SchemaCache::for_type::<Self>()
+                    fn __elicit_cache() -> &'static #krate::__private_v4::SchemaCache {
+                        #krate::__private_v4::SchemaCache::for_type::<Self>()
                     }
                 }
             })
@@ -88,8 +89,8 @@ fn form_where_clause(cont: &Container, krate: &Path) -> WhereClause {
         let used = cont.form_fields().any(|f| mentions(f.ty, &[ident]));
         clause.predicates.push(if used {
             parse_quote! {
-                #ident: #krate::__private_v3::serde::de::DeserializeOwned
-                    + #krate::__private_v3::schemars::JsonSchema
+                #ident: #krate::__private_v4::serde::de::DeserializeOwned
+                    + #krate::__private_v4::schemars::JsonSchema
                     + 'static
             }
         } else {
@@ -113,6 +114,20 @@ fn form(cont: &Container) -> TokenStream {
     let mut features = TokenStream::new();
     for field in cont.form_fields() {
         let ty = field.ty;
+        // A part is a form of its own, whatever its type's parameters.
+        // A part is checked where its fields are listed below, with the error at the field.
+        if field.flattened() {
+            if mentions(ty, &params) {
+                where_clause
+                    .predicates
+                    .push(parse_quote!(#ty: #krate::Elicit));
+            }
+            continue;
+        }
+        if maps::is_map(ty) {
+            features.extend(maps::error(ty));
+            continue;
+        }
         // A field whose type uses a parameter constrains the impl; a concrete type is checked
         // where its variants are listed below, with the error at the field.
         if mentions(ty, &params) {
@@ -125,6 +140,20 @@ fn form(cont: &Container) -> TokenStream {
         } else {
             features.extend(features::check(ty, &krate));
             features.extend(kinds::check(field, &krate));
+            // A form of its own is a field type to the compiler, but not to MCP. The bound's
+            // error, where the type is no field at all, is the one its hooks' give below.
+            let check = quote! {
+                const _: () = {
+                    #[allow(unused_imports)]
+                    use #krate::__private_v4::NotAPart as _;
+                    ::core::assert!(
+                    !#krate::__private_v4::PartProbe::<#ty>::IS_PART,
+                    "this field holds a form of its own, and MCP forms are flat: add \
+                     `#[serde(flatten)]` to the field, so that its form's fields join this one",
+                    )
+                };
+            };
+            features.extend(kinds::respan(check, ty.span()));
         }
     }
     // `check` refused a form with neither.
@@ -137,22 +166,36 @@ fn form(cont: &Container) -> TokenStream {
         .unwrap_or_default();
     let hooks = cont.form_fields().map(|field| {
         let ty: &Type = field.ty;
+        if field.flattened() {
+            return quote_spanned! {ty.span()=>
+                #krate::__private_v4::FieldHooks::part(
+                    <#ty as #krate::__private_v4::ElicitPart>::PART.fields,
+                )
+            };
+        }
+        // Its error is said above; the hooks of a text field keep it the only one.
+        let ty = match maps::is_map(ty) {
+            true => &parse_quote!(::std::string::String),
+            false => ty,
+        };
         quote_spanned! {ty.span()=>
-            #krate::__private_v3::FieldHooks {
+            #krate::__private_v4::FieldHooks {
                 variants: <#ty as #krate::ElicitField>::__elicit_variants,
                 enum_names: <#ty as #krate::ElicitField>::__elicit_enum_names,
                 option: <#ty as #krate::ElicitField>::__elicit_is_option,
+                part: ::core::option::Option::None,
             }
         }
     });
+    let own_names = own_names(cont, &krate);
     let cache = if cont.input.generics.params.is_empty() {
         quote! {
-            static __ELICIT_CACHE: #krate::__private_v3::SchemaCache =
-                #krate::__private_v3::SchemaCache::new();
+            static __ELICIT_CACHE: #krate::__private_v4::SchemaCache =
+                #krate::__private_v4::SchemaCache::new();
             &__ELICIT_CACHE
         }
     } else {
-        quote!(#krate::__private_v3::SchemaCache::for_type::<Self>())
+        quote!(#krate::__private_v4::SchemaCache::for_type::<Self>())
     };
     let validate = validate_fn(cont, &krate);
     let auto_titles = cont.attrs.no_auto_titles.as_ref().map(|_| {
@@ -173,36 +216,104 @@ fn form(cont: &Container) -> TokenStream {
             const __ELICIT_MESSAGE: &'static ::core::primitive::str = #message;
             #auto_titles
             #bound_hints
-            const __ELICIT_FIELDS: &'static [#krate::__private_v3::FieldHooks] = &[#(#hooks),*];
+            const __ELICIT_FIELDS: &'static [#krate::__private_v4::FieldHooks] = &[#(#hooks),*];
 
-            fn __elicit_cache() -> &'static #krate::__private_v3::SchemaCache {
+            fn __elicit_cache() -> &'static #krate::__private_v4::SchemaCache {
                 #cache
             }
 
+            #own_names
             #validate
+        }
+
+        #[automatically_derived]
+        #[diagnostic::do_not_recommend]
+        impl #impl_generics #krate::ElicitField for #ident #ty_generics #where_clause {
+            fn __elicit_variants() -> ::core::option::Option<&'static [&'static ::core::primitive::str]> {
+                ::core::option::Option::None
+            }
+            fn __elicit_enum_names() -> ::core::primitive::bool {
+                false
+            }
+            fn __elicit_is_option() -> ::core::primitive::bool {
+                false
+            }
+            const __ELICIT_PART: ::core::primitive::bool = true;
         }
     })
 }
 
-/// The call of each `#[elicit(validate = ..)]` function, fields in order, then the struct's.
+/// Where the form has `#[serde(flatten)]` parts, which serde reads as a map without listing
+/// its fields: the names of its own fields, as serde's derive lists them for a struct of those
+/// fields alone with the same renames.
+fn own_names(cont: &Container, krate: &Path) -> TokenStream {
+    if !cont.form_fields().any(crate::model::Field::flattened) {
+        return TokenStream::new();
+    }
+    let serde_path = quote!(#krate::__private_v4::serde).to_string();
+    let renames = |keys: &[crate::attr::Key], names: &[&str]| -> Vec<TokenStream> {
+        keys.iter()
+            .filter(|k| k.attr == crate::attr::Origin::Serde && names.contains(&k.name.as_str()))
+            .map(|k| {
+                let tokens = &k.tokens;
+                quote!(#[serde(#tokens)])
+            })
+            .collect()
+    };
+    let container = renames(&cont.keys, &["rename_all"]);
+    let fields = cont.form_fields().filter(|f| !f.flattened()).map(|field| {
+        let ident = field.ident;
+        let attrs = renames(&field.keys, &["rename"]);
+        quote! {
+            #(#attrs)*
+            #ident: #krate::__private_v4::serde::de::IgnoredAny
+        }
+    });
+    quote! {
+        fn __elicit_own_names() -> &'static [&'static ::core::primitive::str] {
+            #[derive(#krate::__private_v4::serde::Deserialize)]
+            #[serde(crate = #serde_path)]
+            #(#container)*
+            #[allow(dead_code)]
+            struct __ElicitOwnFields {
+                #(#fields),*
+            }
+            #krate::__private_v4::fields_of::<__ElicitOwnFields>()
+        }
+    }
+}
+
+/// The call of each `#[elicit(validate = ..)]` function and each part's own checks, fields in
+/// order, then the struct's.
 fn validate_fn(cont: &Container, krate: &Path) -> TokenStream {
     let out = quote!(__elicit_violations);
-    let fields = cont.form_fields().enumerate().filter_map(|(index, field)| {
+    let own = cont.form_fields().filter(|f| !f.flattened());
+    let fields = own.enumerate().filter_map(|(index, field)| {
         let path = field.attrs.validate.as_ref()?;
         let member = field.ident;
         let fallback = member.to_string();
         Some(quote_spanned! {path.span()=>
-            #krate::__private_v3::check_field(
+            #krate::__private_v4::check_field(
                 #out,
-                #krate::__private_v3::field_name::<Self>(#index, #fallback),
+                #krate::__private_v4::field_name(
+                    <Self as #krate::Elicit>::__elicit_own_names(),
+                    #index,
+                    #fallback,
+                ),
                 #path(&self.#member),
             );
         })
     });
-    let fields: Vec<TokenStream> = fields.collect();
+    let parts = cont.form_fields().filter(|f| f.flattened()).map(|field| {
+        let (member, ty) = (field.ident, field.ty);
+        quote_spanned! {ty.span()=>
+            (<#ty as #krate::__private_v4::ElicitPart>::PART.validate)(&self.#member, #out);
+        }
+    });
+    let fields: Vec<TokenStream> = fields.chain(parts).collect();
     let form = cont.attrs.validate.as_ref().map(|path| {
         quote_spanned! {path.span()=>
-            #krate::__private_v3::check_form(#out, #path(self));
+            #krate::__private_v4::check_form(#out, #path(self));
         }
     });
     if fields.is_empty() && form.is_none() {
@@ -221,7 +332,7 @@ fn choice(cont: &Container) -> TokenStream {
     choice_impls(
         cont,
         &krate,
-        quote!(#krate::__private_v3::variants_of::<Self>()),
+        quote!(#krate::__private_v4::variants_of::<Self>()),
         cont.attrs.enum_names.is_some(),
     )
 }

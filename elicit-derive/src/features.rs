@@ -43,7 +43,7 @@ pub fn check(ty: &Type, krate: &Path) -> Option<TokenStream> {
     let bound = syn::Ident::new(feature_of(ty)?, ty.span());
     Some(quote_spanned! {ty.span()=>
         const _: fn() = || {
-            fn __elicit_needs<T: ?::core::marker::Sized + #krate::__private_v3::#bound>() {}
+            fn __elicit_needs<T: ?::core::marker::Sized + #krate::__private_v4::#bound>() {}
             __elicit_needs::<#ty>();
         };
     })

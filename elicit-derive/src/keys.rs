@@ -110,10 +110,6 @@ const SERDE_CONTAINER: &[(&str, &str)] = &[
 /// serde field keys that break the agreement between the schema and the parse.
 const SERDE_FIELD: &[(&str, &str)] = &[
     (
-        "flatten",
-        "a form is flat: a flattened struct cannot be expressed",
-    ),
-    (
         "alias",
         "an alias would let content bypass validation under a name the schema does not list",
     ),

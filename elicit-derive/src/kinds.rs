@@ -37,7 +37,7 @@ pub fn check(field: &Field, krate: &Path) -> TokenStream {
         let ty = respan(field.ty.to_token_stream(), span);
         out.extend(quote_spanned! {span=>
             const _: fn() = || {
-                fn __elicit_bounds<T: ?::core::marker::Sized + #krate::__private_v3::#trait_>() {}
+                fn __elicit_bounds<T: ?::core::marker::Sized + #krate::__private_v4::#trait_>() {}
                 __elicit_bounds::<#ty>();
             };
         });
@@ -52,12 +52,13 @@ pub fn predicates(field: &Field, krate: &Path) -> Vec<syn::WherePredicate> {
         .into_iter()
         .map(|(bound, span)| {
             let trait_ = Ident::new(bound, span);
-            syn::parse_quote_spanned!(span=> #ty: #krate::__private_v3::#trait_)
+            syn::parse_quote_spanned!(span=> #ty: #krate::__private_v4::#trait_)
         })
         .collect()
 }
 
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+/// `tokens`, every one of them at `span`.
+pub fn respan(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|token| match token {

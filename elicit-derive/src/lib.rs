@@ -14,6 +14,7 @@ mod expand;
 mod features;
 mod keys;
 mod kinds;
+mod maps;
 mod model;
 mod sensitive;
 
@@ -73,6 +74,9 @@ use syn::{DeriveInput, parse_macro_input};
 ///
 /// - `#[elicit(enum_names)]`: titles are written as `enum` + `enumNames` on every protocol
 ///   version, instead of `oneOf`.
+///
+/// A field marked `#[serde(flatten)]` whose type derives `Elicit` is a part: its fields join
+/// the form in its place, with their rules and checks, and the typed read builds it.
 ///
 /// serde's `rename`, `rename_all`, `default`, `skip` and `deny_unknown_fields` and the
 /// `#[schemars]` keys `title`, `description`, `email`, `url`, `length`, `range`, `required`

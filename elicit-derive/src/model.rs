@@ -39,6 +39,35 @@ impl Field<'_> {
         })
     }
 
+    /// Whether serde reads the field with `#[serde(flatten)]`: a part, whose own fields join
+    /// the form.
+    pub fn flattened(&self) -> bool {
+        self.keys
+            .iter()
+            .any(|k| k.attr == Origin::Serde && k.name == "flatten")
+    }
+
+    /// The name serde reads the field under where a `rename` gives it: `rename = "x"`, or the
+    /// `deserialize` of `rename(..)`.
+    pub fn wire_name(&self) -> Option<String> {
+        let key = (self.keys.iter()).find(|k| k.attr == Origin::Serde && k.name == "rename")?;
+        match syn::parse2::<syn::Meta>(key.tokens.clone()).ok()? {
+            syn::Meta::NameValue(_) => key.strings.first().map(syn::LitStr::value),
+            syn::Meta::List(list) => {
+                let mut found = None;
+                let _ = list.parse_nested_meta(|meta| {
+                    let value = meta.value()?.parse::<syn::LitStr>()?;
+                    if meta.path.is_ident("deserialize") {
+                        found = Some(value.value());
+                    }
+                    Ok(())
+                });
+                found
+            }
+            syn::Meta::Path(_) => None,
+        }
+    }
+
     /// The names the field may have on the wire: its identifier and any `rename` given to serde
     /// or schemars, `rename(deserialize = "..")` included. A container `rename_all` changes only
     /// case and separators, which the sensitive-name check ignores anyway.

@@ -58,8 +58,9 @@ impl<T: schemars::JsonSchema + ?Sized> HasJsonSchema for T {
 /// An `Option` field is left out of `required`; its value type is sent as it is.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an MCP elicitation form",
-    label = "if `{Self}` is a unit enum, add `#[derive(Elicit)]` to it",
-    note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those"
+    label = "not a type an MCP form field can hold",
+    note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those",
+    note = "a struct of your own joins the form flattened: derive `Elicit` on it and put `#[serde(flatten)]` on this field; an enum of your own with unit variants is a choice once it derives `Elicit`"
 )]
 pub trait ElicitField {
     #[doc(hidden)]
@@ -69,15 +70,64 @@ pub trait ElicitField {
     /// Whether the field is an `Option`, which serde reads through `deserialize_option`.
     #[doc(hidden)]
     fn __elicit_is_option() -> bool;
+    /// Whether the field's type is a form of its own (`#[derive(Elicit)]` on a struct), which
+    /// joins a form only flattened: the derive stops the build at a field that holds one
+    /// otherwise.
+    #[doc(hidden)]
+    const __ELICIT_PART: bool = false;
+}
+
+/// Whether a field's type `T` is a form of its own ([`PartProbe::IS_PART`] where `T` is a
+/// field type at all, else [`NotAPart::IS_PART`], `false`): a field that is no field type has
+/// its error already, at its hooks.
+pub struct PartProbe<T>(std::marker::PhantomData<T>);
+
+impl<T: ElicitField> PartProbe<T> {
+    pub const IS_PART: bool = T::__ELICIT_PART;
+}
+
+/// The answer of [`PartProbe`] for a type that is no field: generated code names it in scope.
+pub trait NotAPart {
+    const IS_PART: bool = false;
+}
+
+impl<T> NotAPart for PartProbe<T> {}
+
+/// A form whose fields can join another's: the type of a `#[serde(flatten)]` field.
+/// Implemented for every [`Elicit`](crate::Elicit) type, never by hand.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is flattened into this form, but it is not a form of its own",
+    label = "add `#[derive(Elicit)]` to `{Self}` (beside `Deserialize` and `JsonSchema`), so that its fields join this form",
+    note = "a `#[serde(flatten)]` field puts the fields of a struct that derives `Elicit` into the form that holds it"
+)]
+pub trait ElicitPart: Sized {
+    /// What the form holding the part needs of it.
+    #[doc(hidden)]
+    const PART: Part<Self>;
+}
+
+/// What a form needs of a part: its fields, and its own checks.
+#[doc(hidden)]
+pub struct Part<T> {
+    pub fields: super::PartFn,
+    pub validate: fn(&T, &mut Vec<crate::Violation>),
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: crate::Elicit> ElicitPart for T {
+    const PART: Part<T> = Part {
+        fields: super::form_fields::<T>,
+        validate: T::__elicit_validate,
+    };
 }
 
 /// A type that can be a required field of a form: a primitive, a `#[derive(Elicit)]` unit enum,
 /// or a list or set of such an enum.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an MCP elicitation form",
-    label = "if `{Self}` is a unit enum, add `#[derive(Elicit)]` to it",
+    label = "not a type an MCP form field can hold",
     note = "MCP forms are flat: a field is a String, bool, integer, f32/f64, a #[derive(Elicit)] unit enum, a Vec/BTreeSet/HashSet of such an enum (multi-select), or an Option of one of those",
-    note = "nested structs, maps, tuples, nested Options and lists of anything but an Elicit enum cannot be expressed"
+    note = "a struct of your own joins the form flattened: derive `Elicit` on it and put `#[serde(flatten)]` on this field; an enum of your own with unit variants is a choice once it derives `Elicit`; tuples, nested Options and lists of anything but a choice cannot be expressed"
 )]
 pub trait ElicitValue {
     #[doc(hidden)]

@@ -8,14 +8,15 @@ mod cache;
 mod names;
 
 pub use bounds::{
-    ElicitChoice, ElicitField, ElicitValue, HasDeserialize, HasJsonSchema, NeedsChrono, NeedsTime,
-    NeedsUrl, TakesLength, TakesRange,
+    ElicitChoice, ElicitField, ElicitPart, ElicitValue, HasDeserialize, HasJsonSchema, NeedsChrono,
+    NeedsTime, NeedsUrl, NotAPart, Part, PartProbe, TakesLength, TakesRange,
 };
 pub use cache::SchemaCache;
 pub use schemars;
 pub use serde;
 
 use crate::custom::Invalid;
+use crate::elicit::Elicit;
 use crate::error::{Location, Rule, SchemaError, Violation};
 use crate::schema::RequestedSchema;
 use crate::schema::hints::title_untitled;
@@ -36,6 +37,95 @@ pub struct FieldHooks {
     pub enum_names: fn() -> bool,
     /// Whether it is an `Option`.
     pub option: fn() -> bool,
+    /// For a `#[serde(flatten)]` part, its own fields, which join the form in its place.
+    pub part: Option<PartFn>,
+}
+
+/// The fields of a part, as [`form_fields`] lists them.
+pub type PartFn = fn() -> Result<Vec<FormField>, SchemaError>;
+
+impl FieldHooks {
+    /// The hooks of a `#[serde(flatten)]` field whose type is a form of its own, with these
+    /// `fields`.
+    #[must_use]
+    pub const fn part(fields: PartFn) -> Self {
+        FieldHooks {
+            variants: || None,
+            enum_names: || false,
+            option: || false,
+            part: Some(fields),
+        }
+    }
+}
+
+/// One property of a form: its wire name, the field it comes from, and what the derive says
+/// of it.
+#[derive(Clone, Copy)]
+pub struct FormField {
+    pub(crate) name: &'static str,
+    /// The Rust type whose field it is: the form's own, or a part's.
+    pub(crate) owner: &'static str,
+    pub(crate) hooks: FieldHooks,
+}
+
+/// Every property of `T`'s form in order: its own fields, and each `#[serde(flatten)]` part's
+/// in the part's place. Empty where serde's derive did not list `T`'s fields (a hand-written
+/// `Deserialize`), so that the schema's own order stands. Two of one name are an error.
+pub fn form_fields<T: Elicit>() -> Result<Vec<FormField>, SchemaError> {
+    let names = T::__elicit_own_names();
+    let owner = std::any::type_name::<T>();
+    let own = T::__ELICIT_FIELDS
+        .iter()
+        .filter(|h| h.part.is_none())
+        .count();
+    let parts = T::__ELICIT_FIELDS.len() - own;
+    if names.is_empty() && parts == 0 {
+        return Ok(Vec::new());
+    }
+    // serde's list and the derive's are of the same fields. A hand-written `Deserialize` that
+    // lists other fields than the struct has would pair a field with another's hooks.
+    if names.len() != own {
+        return Err(SchemaError::root(format!(
+            "the `Deserialize` of `{owner}` reads {} fields and the derive saw {own}: a \
+             hand-written `Deserialize` must read the struct's own fields",
+            names.len(),
+        )));
+    }
+    let mut names = names.iter();
+    let mut fields: Vec<FormField> = Vec::new();
+    for hooks in T::__ELICIT_FIELDS {
+        let joined = match hooks.part {
+            Some(part) => part()?,
+            // As many names as own fields: checked above.
+            None => (names.next().iter())
+                .map(|name| FormField {
+                    name,
+                    owner,
+                    hooks: *hooks,
+                })
+                .collect(),
+        };
+        if joined.is_empty() {
+            return Err(SchemaError::root(format!(
+                "a part of `{owner}` lists no fields: a form's parts derive `Deserialize`"
+            )));
+        }
+        for field in joined {
+            if let Some(first) = fields.iter().find(|f| f.name == field.name) {
+                return Err(SchemaError::property(
+                    field.name,
+                    format!(
+                        "two fields of the form are named `{}`, one of `{}` and one of `{}`: \
+                         content would fill only one of them; rename one with \
+                         `#[serde(rename = \"..\")]`",
+                        field.name, first.owner, field.owner
+                    ),
+                ));
+            }
+            fields.push(field);
+        }
+    }
+    Ok(fields)
 }
 
 /// The wire names of an enum's variants in declaration order, as serde's derive lists them.
@@ -44,16 +134,20 @@ pub fn variants_of<T: ElicitChoice>() -> &'static [&'static str] {
     names::names::<T>()
 }
 
-/// The wire names of a struct's fields in declaration order, as serde's derive lists them.
-fn fields_of<T: HasDeserialize>() -> &'static [&'static str] {
+/// The wire names of a struct's fields in declaration order, as serde's derive lists them;
+/// empty where it lists none (a hand-written `Deserialize`, or a struct with a flattened field,
+/// which serde reads as a map).
+#[must_use]
+pub fn fields_of<T: HasDeserialize>() -> &'static [&'static str] {
     names::names::<T>()
 }
 
-/// The wire name of `T`'s `index`-th deserialized field, or `fallback` (its Rust name) where
-/// serde's derive did not list the fields.
+/// The wire name of a form's `index`-th own field among `names` (its
+/// [own names](Elicit::__elicit_own_names)), or `fallback` (its Rust name) where serde's
+/// derive did not list them.
 #[must_use]
-pub fn field_name<T: HasDeserialize>(index: usize, fallback: &'static str) -> &'static str {
-    fields_of::<T>().get(index).copied().unwrap_or(fallback)
+pub fn field_name(names: &[&'static str], index: usize, fallback: &'static str) -> &'static str {
+    names.get(index).copied().unwrap_or(fallback)
 }
 
 /// Records a field validator's failure.
@@ -90,11 +184,9 @@ pub fn check_form(out: &mut Vec<Violation>, result: Result<(), Invalid>) {
 }
 
 /// Builds `T`'s schema for the newest protocol from its schemars schema.
-pub(crate) fn build<T: HasDeserialize + HasJsonSchema>(
-    form: &FormTraits,
-) -> Result<RequestedSchema, SchemaError> {
+pub(crate) fn build<T: Elicit>(form: &FormTraits) -> Result<RequestedSchema, SchemaError> {
     let root = T::__elicit_root_schema(generator()).to_value();
-    lower_fields(root, fields_of::<T>(), form)
+    lower_fields(root, &form_fields::<T>()?, form)
 }
 
 /// The schemars generator every form's schema is built with: draft 2020-12, subschemas inline,
@@ -106,48 +198,30 @@ fn generator() -> schemars::generate::SchemaGenerator {
     settings.into_generator()
 }
 
-/// What the derive says of a form beyond its schemars schema.
+/// What the derive says of a form beyond its schemars schema and its fields.
 pub(crate) struct FormTraits {
-    pub(crate) fields: &'static [FieldHooks],
     pub(crate) auto_titles: bool,
     pub(crate) bound_hints: bool,
 }
 
-/// The part of [`build`] that does not depend on the type.
+/// The part of [`build`] that does not depend on the type: `fields` in order, or empty where
+/// the schema's own order stands.
 fn lower_fields(
     root: serde_json::Value,
-    names: &'static [&'static str],
+    fields: &[FormField],
     form: &FormTraits,
 ) -> Result<RequestedSchema, SchemaError> {
-    // serde's list and the derive's are of the same fields, unless serde's derive did not list
-    // them (`names` is then empty, and the schemars schema's own order stands). A hand-written
-    // `Deserialize` that lists other fields than the struct has would pair a field with
-    // another's hooks.
-    if !names.is_empty() && names.len() != form.fields.len() {
-        return Err(SchemaError::root(format!(
-            "the type's `Deserialize` reads {} fields and the derive saw {}: a hand-written \
-             `Deserialize` must read the struct's own fields",
-            names.len(),
-            form.fields.len()
-        )));
-    }
-    let hooks = (!names.is_empty()).then_some(form.fields);
-    let order: Vec<FieldOrder> = names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let hook = hooks.map(|hooks| hooks[i]);
-            FieldOrder {
-                name,
-                variants: hook.and_then(|h| (h.variants)()),
-                enum_names: hook.is_some_and(|h| (h.enum_names)()),
-            }
+    let order: Vec<FieldOrder> = (fields.iter())
+        .map(|field| FieldOrder {
+            name: field.name,
+            variants: (field.hooks.variants)(),
+            enum_names: (field.hooks.enum_names)(),
         })
         .collect();
     let mut schema = lower(root, &order)?;
-    if let Some(hooks) = hooks {
-        let options = names.iter().zip(hooks).filter(|(_, h)| (h.option)());
-        schema.set_option_fields(options.map(|(name, _)| *name));
+    if !fields.is_empty() {
+        let options = fields.iter().filter(|f| (f.hooks.option)());
+        schema.set_option_fields(options.map(|f| f.name));
     }
     if form.auto_titles {
         title_untitled(&mut schema);
@@ -200,37 +274,66 @@ mod tests {
         );
     }
 
+    /// A form whose `Deserialize` lists the fields the derive saw, or not.
+    struct Listed<const N: usize>;
+
+    const NAMES: [&str; 3] = ["a", "b", "c"];
+    const HOOK: FieldHooks = FieldHooks {
+        variants: || None,
+        enum_names: || false,
+        option: || false,
+        part: None,
+    };
+
+    impl<'de, const N: usize> serde::Deserialize<'de> for Listed<N> {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let names: &'static [&'static str] = match N {
+                3 => &NAMES,
+                _ => &[],
+            };
+            d.deserialize_struct("Listed", names, serde::de::IgnoredAny)
+                .map(|_| Listed)
+        }
+    }
+
+    impl<const N: usize> schemars::JsonSchema for Listed<N> {
+        fn schema_name() -> std::borrow::Cow<'static, str> {
+            "Listed".into()
+        }
+        fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            schemars::json_schema!({
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                "required": ["a", "b"]
+            })
+        }
+    }
+
+    impl<const N: usize> Elicit for Listed<N> {
+        const __ELICIT_MESSAGE: &'static str = "?";
+        const __ELICIT_FIELDS: &'static [FieldHooks] = &[HOOK, HOOK];
+        fn __elicit_cache() -> &'static SchemaCache {
+            SchemaCache::for_type::<Self>()
+        }
+    }
+
     /// A `Deserialize` that lists other fields than the derive saw is an error, never a
-    /// schema with its fields' hooks paired wrongly.
+    /// schema with its fields' hooks paired wrongly; one that lists none leaves the schema's
+    /// own order.
     #[test]
     fn fields_that_do_not_pair_with_the_hooks_are_an_error() {
-        let root = serde_json::json!({
-            "type": "object",
-            "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
-            "required": ["a", "b"]
-        });
-        const HOOK: FieldHooks = FieldHooks {
-            variants: || None,
-            enum_names: || false,
-            option: || false,
-        };
-        const TWO: &[FieldHooks] = &[HOOK, HOOK];
-        const ONE: &[FieldHooks] = &[HOOK];
-        let form = |fields: &'static [FieldHooks]| FormTraits {
-            fields,
-            auto_titles: false,
-            bound_hints: false,
-        };
-        let error = lower_fields(root.clone(), &["a", "b", "c"], &form(TWO))
-            .expect_err("three names, two hooks");
+        let error = form_fields::<Listed<3>>()
+            .err()
+            .expect("three names, two hooks");
         assert!(
             error
                 .to_string()
                 .contains("reads 3 fields and the derive saw 2"),
             "{error}"
         );
-        assert!(lower_fields(root.clone(), &["a", "b"], &form(TWO)).is_ok());
-        // serde's derive lists no fields: the schema's own order stands.
-        assert!(lower_fields(root, &[], &form(ONE)).is_ok());
+        assert!(Listed::<3>::requested_schema_for(ProtocolVersion::LATEST).is_err());
+        assert!(form_fields::<Listed<0>>().unwrap().is_empty());
+        let schema = Listed::<0>::requested_schema_for(ProtocolVersion::LATEST).unwrap();
+        assert_eq!(schema.properties().len(), 2);
     }
 }

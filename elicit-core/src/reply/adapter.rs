@@ -58,13 +58,16 @@ pub(crate) trait ReadContent: Sized {
     const ANY: bool = false;
 }
 
-/// A form's own type, which reads its `Option` fields as `Option`s.
+/// A form's own type, which reads its `Option` fields as `Option`s; but serde reads a form
+/// with `#[serde(flatten)]` parts as a map, holding each value it does not place as it came,
+/// so there a blank is skipped as the runtime's map skips it.
 impl<C: Elicit> ReadContent for C {
     fn read<'de, D: Deserializer<'de>>(sink: &Sink<'_>, d: D) -> Result<C, D::Error> {
+        let parts = C::__ELICIT_FIELDS.iter().any(|field| field.part.is_some());
         C::__elicit_deserialize(ContentDe::<_, false> {
             sink,
             inner: d,
-            options: true,
+            options: !parts,
         })
     }
 }

@@ -7,6 +7,7 @@ mod flows;
 mod identity;
 mod kit;
 mod misuse;
+mod parts;
 mod pizza;
 mod real_clients;
 mod runtime;

@@ -25,6 +25,9 @@ mod generic;
 #[allow(dead_code)]
 #[path = "../pass/own_types.rs"]
 mod own_types;
+#[allow(dead_code)]
+#[path = "../pass/parts.rs"]
+mod parts;
 
 #[test]
 fn accepted() {
@@ -32,4 +35,5 @@ fn accepted() {
     basic::check();
     generic::check();
     own_types::check();
+    parts::check();
 }

@@ -2,15 +2,18 @@ use elicit_core::Elicit;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-#[derive(Deserialize, JsonSchema)]
-struct Inner {
-    a: String,
+/// When.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Window {
+    hours: u8,
 }
 
 /// Fill in Form.
 #[derive(Deserialize, JsonSchema, Elicit)]
+#[serde(deny_unknown_fields)]
 struct Form {
+    name: String,
     #[serde(flatten)]
-    inner: Inner,
+    window: Window,
 }
 fn main() {}
