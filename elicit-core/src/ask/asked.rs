@@ -157,17 +157,39 @@ impl std::error::Error for Interrupt {
     }
 }
 
-impl From<RpcError> for Interrupt {
-    fn from(error: RpcError) -> Self {
-        Interrupt::Error(error)
+/// An error that `?` turns into an [`Interrupt`] in a tool's body: the JSON-RPC error of this
+/// crate and of each SDK, which ends the call with it, and a form that cannot be built. Any
+/// other error says first what it means for the call: `?` on one is a compile error that says
+/// how to map it.
+#[diagnostic::on_unimplemented(
+    message = "`?` cannot turn a `{Self}` into an `Interrupt`: say first what it means for the call",
+    label = "map it first: `.map_err(|e| RpcError::internal(e.to_string()))?` ends the call with an error the client sees; `.map_err(|e| Interrupt::retryable(RpcError::internal(e.to_string())))?` lets the client try again, where nothing happened yet",
+    note = "`RpcError` is `elicit_core::protocol::jsonrpc::RpcError`; an SDK's own error type (rmcp's `ErrorData`) works as well"
+)]
+pub trait IntoInterrupt {
+    /// What the error stops the body with.
+    fn into_interrupt(self) -> Interrupt;
+}
+
+impl<E: IntoInterrupt> From<E> for Interrupt {
+    fn from(error: E) -> Self {
+        error.into_interrupt()
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl IntoInterrupt for RpcError {
+    fn into_interrupt(self) -> Interrupt {
+        Interrupt::Error(self)
     }
 }
 
 /// A form that cannot be built (`Form::choices(..)?` naming no field of the form, say) stops
 /// the body with a fault in the tool, which names the field.
-impl From<SchemaError> for Interrupt {
-    fn from(error: SchemaError) -> Self {
-        Interrupt::Send(SendError::Schema(error))
+#[diagnostic::do_not_recommend]
+impl IntoInterrupt for SchemaError {
+    fn into_interrupt(self) -> Interrupt {
+        Interrupt::Send(SendError::Schema(self))
     }
 }
 

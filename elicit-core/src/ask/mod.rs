@@ -87,7 +87,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use asked::{Asked, Ending, Interrupt};
+pub use asked::{Asked, Ending, Interrupt, IntoInterrupt};
 pub use key::{StateKey, StateKeyError};
 pub use port::{Call, Method, Port, PortFuture, SendError};
 pub use question::confirm::{ConfirmQuestion, Confirmation, Unconfirmed};

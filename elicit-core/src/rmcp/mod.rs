@@ -20,7 +20,9 @@
 //! ```
 //! use elicit_core::ElicitResult;
 //! use elicit_core::prelude::*;
-//! use rmcp::model::*;
+//! // By name, not `rmcp::model::*`: rmcp's model has an untyped `ElicitResult` of its own, and
+//! // beside its glob `ElicitResult::Accept` finds that struct, not this crate's enum.
+//! use rmcp::model::{CallToolResult, ContentBlock};
 //! use rmcp::{tool, tool_handler, tool_router};
 //!
 //! # /// Where would you like to go?
@@ -34,6 +36,8 @@
 //!
 //! #[tool_router]
 //! impl TripPlanner {
+//!     // `Asked`, not `Result<CallToolResult, _>`: on 2026-07-28 a call may end asking for
+//!     // input, which only `Asked` carries.
 //!     #[tool(description = "Plan a trip")]
 //!     async fn plan_trip(&self, ask: Ask) -> Asked<CallToolResult> {
 //!         ask.run(async {
@@ -126,9 +130,24 @@
 //! before that they are the handshake's). `{"elicitation":{}}` means form mode.
 //!
 //! **Imports.** [`prelude`](crate::prelude) holds what a tool file needs. Its names do not clash
-//! with `rmcp::model::*`, except `ElicitResult`: rmcp's model has an untyped struct of that name.
-//! Where a file imports both globs, one explicit `use elicit_core::ElicitResult;` names this
-//! crate's (an explicit import takes precedence over both globs).
+//! with `rmcp::model::*`, except `ElicitResult`: rmcp's model has an untyped struct of that name,
+//! and with both globs `ElicitResult::Accept` is "no associated item named `Accept` found for
+//! struct `rmcp::model::ElicitResult`". Import rmcp's types by name, as above, or add one
+//! explicit `use elicit_core::ElicitResult;` (an explicit import takes precedence over both
+//! globs).
+//!
+//! **What a tool returns.** A `#[tool]` function that asks returns `Asked<CallToolResult>`, the
+//! run's ending as it is: on 2026-07-28 a call may end asking for input, which a
+//! `Result<CallToolResult, ErrorData>` cannot carry, so a tool declared to return `Result` that
+//! ends with `ask.run(..).await` is "expected `Result<CallToolResult, ErrorData>`, found
+//! `Asked<CallToolResult>`". A hand-written `call_tool` ends with `.into_response()`, rmcp's
+//! `CallToolResponse`.
+//!
+//! **`?` in a body** takes this crate's and rmcp's errors (`ErrorData`) as they are. Any other
+//! error says first what it means for the call ([`IntoInterrupt`](crate::ask::IntoInterrupt)):
+//! `.map_err(|e| RpcError::internal(e.to_string()))?` ends the call with an error the client
+//! sees, and `.map_err(|e| Interrupt::retryable(RpcError::internal(e.to_string())))?` lets the
+//! client retry the round, only where nothing happened yet.
 
 mod convert;
 mod extract;

@@ -7,7 +7,7 @@ use ::rmcp::model::{
     GetPromptResult, InputRequiredResult, ReadResourceResponse, ReadResourceResult,
 };
 
-use crate::ask::{Asked, Ending, Interrupt};
+use crate::ask::{Asked, Ending, Interrupt, IntoInterrupt};
 use crate::protocol::jsonrpc::RpcError;
 
 impl Interrupt {
@@ -91,9 +91,10 @@ impl<R: IntoCallToolResult> IntoCallToolResult for Asked<R> {
 
 /// rmcp's error, passed through a tool's body with `?`, ends the call with it, recorded as
 /// every ending of a body that began ([`Interrupt::Error`]).
-impl From<ErrorData> for Interrupt {
-    fn from(error: ErrorData) -> Self {
-        Interrupt::Error(error.into())
+#[diagnostic::do_not_recommend]
+impl IntoInterrupt for ErrorData {
+    fn into_interrupt(self) -> Interrupt {
+        Interrupt::Error(self.into())
     }
 }
 

@@ -7,7 +7,7 @@ use ::rust_mcp_sdk::schema::{
 };
 use serde_json::Value;
 
-use crate::ask::{Asked, Ending, Interrupt};
+use crate::ask::{Asked, Ending, Interrupt, IntoInterrupt};
 use crate::protocol::input::InputRequired;
 use crate::protocol::jsonrpc::RpcError as Rpc;
 
@@ -169,12 +169,13 @@ fn generic(result: &impl serde::Serialize) -> Result<GenericResult, RpcError> {
 }
 
 /// The SDK's error, passed through a tool's body with `?`, ends the call with it.
-impl From<RpcError> for Interrupt {
-    fn from(error: RpcError) -> Self {
+#[diagnostic::do_not_recommend]
+impl IntoInterrupt for RpcError {
+    fn into_interrupt(self) -> Interrupt {
         Interrupt::Error(Rpc {
-            code: i32::try_from(error.code).unwrap_or(-32603),
-            message: error.message,
-            data: error.data,
+            code: i32::try_from(self.code).unwrap_or(-32603),
+            message: self.message,
+            data: self.data,
         })
     }
 }

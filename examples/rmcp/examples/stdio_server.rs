@@ -53,7 +53,14 @@ use elicit_core::Form;
 use elicit_core::ask::RetryPolicy;
 use elicit_core::prelude::*;
 use elicit_core::{ElicitResult, SamplingRequest};
-use rmcp::model::*;
+// rmcp's types by name, not `rmcp::model::*`: its model has an untyped `ElicitResult` of its
+// own, which would stand beside this crate's.
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
+    ServerConfig, Tool,
+};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use schemars::JsonSchema;
