@@ -84,7 +84,8 @@ pub enum Rule {
     MinItems(u64),
     /// A multi-select with more items than `maxItems`.
     MaxItems(u64),
-    /// A multi-select that holds the same choice twice, where the field is a set.
+    /// A multi-select that holds the same choice twice: no checkbox list sends it, so a
+    /// broken or hostile client did.
     UniqueItems,
     /// A string longer than the configured string limit, in bytes.
     TooLong(usize),

@@ -151,7 +151,6 @@ impl<T: Elicit> Form<T> {
                 narrowed.min_items = rules.min_items;
                 narrowed.max_items = rules.max_items;
                 narrowed.unique = rules.unique;
-                narrowed.of_set = rules.of_set;
                 narrowed.titled |= rules.titled;
                 narrowed.default = rules.default.as_ref().map(|default| {
                     default

@@ -17,6 +17,9 @@
 //!   pattern, a choice) reads here as if the property were not sent, as form UIs send an
 //!   untouched text box; JSON Schema refuses it. The oracle is asked about the content without
 //!   such blanks (`tests/rules/values.rs` pins the reading on every entry point).
+//! - **The same choice twice in a multi-select** is refused here with or without
+//!   `uniqueItems`: no checkbox list sends it. The oracle is given each multi-select with
+//!   `uniqueItems: true` (`tests/repeats.rs` pins the reading).
 
 use elicit_core::Limits;
 use elicit_core::schema::RequestedSchema;
@@ -260,7 +263,7 @@ proptest! {
         let oracle = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
             .should_validate_formats(true)
-            .build(&schema)
+            .build(&with_unique_items(&schema))
             .expect("the oracle reads the schema");
         let Value::Object(map) = &content else { unreachable!() };
         let verdict = ours.validate_content(map);
@@ -278,6 +281,19 @@ proptest! {
         prop_assert_eq!(ours.parse_reply_value(&reply).is_ok(), expected);
         prop_assert_eq!(ours.parse_reply_json(&reply.to_string()).is_ok(), expected);
     }
+}
+
+/// `schema` with `uniqueItems: true` on each multi-select: what this crate reads it as.
+fn with_unique_items(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for property in properties.values_mut() {
+            if property["type"] == "array" {
+                property["uniqueItems"] = json!(true);
+            }
+        }
+    }
+    schema
 }
 
 /// `content` without the `""` of each optional property whose own schema refuses `""`: what

@@ -98,7 +98,10 @@ prop_compose! {
         gift in any::<bool>(),
         fruit in fruit(),
         size in proptest::option::of(size()),
-        extras in proptest::collection::vec(fruit(), 0..6),
+        // Each choice once, in any order: a multi-select refuses a repeat.
+        extras in proptest::collection::hash_set(fruit(), 0..3)
+            .prop_map(|set| set.into_iter().collect::<Vec<_>>())
+            .prop_shuffle(),
         sizes in proptest::collection::btree_set(size(), 0..3),
         tags in proptest::collection::hash_set(fruit(), 0..3),
         code in "\\PC{1,3}",

@@ -455,7 +455,7 @@ fn multi_select_items_duplicates_and_counts() {
     ] {
         let mut content = full_reply();
         content["extras"] = extras.clone();
-        content["usual_extras"] = json!(["Cake", "Cake"]); // a Vec keeps duplicates
+        content["usual_extras"] = json!(["Candles", "Cake"]); // a Vec keeps the order chosen
         let r = ElicitResult::<Reservation>::from_value(
             &json!({"action": "accept", "content": content}),
         );
@@ -464,6 +464,14 @@ fn multi_select_items_duplicates_and_counts() {
             Some(rule) => assert_eq!(r.unwrap_err().violations()[0].rule(), &rule, "{extras}"),
         }
     }
+    // A Vec refuses a repeat as a set does.
+    let mut content = full_reply();
+    content["usual_extras"] = json!(["Cake", "Cake"]);
+    let r =
+        ElicitResult::<Reservation>::from_value(&json!({"action": "accept", "content": content}));
+    let error = r.unwrap_err();
+    assert_eq!(error.violations()[0].rule(), &Rule::UniqueItems);
+    assert_eq!(error.violations()[0].property(), Some("usual_extras"));
 }
 
 fn jsonrpc_form(version: ProtocolVersion, params: Value) -> Value {

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use super::{Choice, Kind, Property, RequestedSchema};
+use super::{Choice, Property, RequestedSchema};
 use crate::error::SchemaError;
 use crate::format::Format;
 use crate::limits::Limits;
@@ -95,9 +95,6 @@ impl SchemaBuilder {
                 return Err(SchemaError::property(&field.name, "was not read back"));
             };
             property.required = field.required;
-            if let Kind::MultiSelect(rules) = &mut property.kind {
-                rules.of_set = field.of_set;
-            }
             lints.append(&mut parsed.lints);
             properties.push(property);
         }
@@ -114,8 +111,6 @@ pub struct Field {
     name: String,
     required: bool,
     json: Map<String, Value>,
-    /// A derived set's multi-select: it refuses repeats with nothing on the wire to say so.
-    of_set: bool,
 }
 
 impl Field {
@@ -129,7 +124,6 @@ impl Field {
         Field {
             name: name.into(),
             required: false,
-            of_set: false,
             json,
         }
     }
@@ -247,7 +241,6 @@ impl From<Property> for Field {
         Field {
             name: property.name.clone(),
             required: property.required,
-            of_set: matches!(&property.kind, Kind::MultiSelect(rules) if rules.of_set),
             json: match json {
                 Some(Value::Object(json)) => json,
                 _ => Map::new(),

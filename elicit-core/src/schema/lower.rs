@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Kind, RequestedSchema};
+use super::RequestedSchema;
 use crate::error::SchemaError;
 use crate::limits::Limits;
 
@@ -44,15 +44,12 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
     }
     // `deny_unknown_fields`: enforced on parse, never sent.
     let deny_unknown = root.remove("additionalProperties") == Some(Value::Bool(false));
-    // Rust sets: the same choice twice is refused on parse. `uniqueItems` is outside the MCP
-    // subset, so it is taken out here and the field marked as a set's, which writes nothing.
-    let mut sets = Vec::new();
+    // Rust sets: `uniqueItems` is outside the MCP subset, and every multi-select refuses the
+    // same choice twice on parse, so it is taken out here.
     if let Some(Value::Object(props)) = root.get_mut("properties") {
         for (name, schema) in props.iter_mut() {
-            if let Value::Object(obj) = schema
-                && obj.remove("uniqueItems") == Some(Value::Bool(true))
-            {
-                sets.push(name.clone());
+            if let Value::Object(obj) = schema {
+                obj.remove("uniqueItems");
             }
             let field = order.iter().find(|f| f.name == name);
             let variants = field.and_then(|f| f.variants);
@@ -69,11 +66,6 @@ pub(crate) fn lower(root: Value, order: &[FieldOrder]) -> Result<RequestedSchema
     let mut schema = super::parse::parse(Value::Object(root), &Limits::UNLIMITED, false)?;
     schema.limits = Limits::DEFAULT;
     schema.deny_unknown = deny_unknown;
-    for prop in &mut schema.properties {
-        if let Kind::MultiSelect(rules) = &mut prop.kind {
-            rules.of_set = sets.contains(&prop.name);
-        }
-    }
     // A derived schema must be exactly the subset: anything else would be dropped on the way
     // to the wire, so it is refused.
     if let Some(lint) = schema.lints.first() {

@@ -76,7 +76,7 @@
 //!   | keyword | where | what happens |
 //!   |---|---|---|
 //!   | `type`, `properties`, `required`, `minLength`, `maxLength`, `format`, `minimum`, `maximum`, `enum`/`oneOf` on a string, `items` with `enum`/`anyOf`, `minItems`, `maxItems` | where MCP puts them | enforced |
-//!   | `pattern`, `exclusiveMinimum`, `exclusiveMaximum`, `uniqueItems` | on a string, a number, an array | enforced, and linted: outside the MCP subset, but other SDKs send them; a `pattern` is checked with the `pattern` feature, and refuses its schema without it |
+//!   | `pattern`, `exclusiveMinimum`, `exclusiveMaximum`, `uniqueItems` | on a string, a number, an array | enforced, and linted: outside the MCP subset, but other SDKs send them; a `pattern` is checked with the `pattern` feature, and refuses its schema without it; every multi-select refuses the same choice twice, with `uniqueItems` or without |
 //!   | `additionalProperties: false` at the root | | enforced (unknown keys refused), linted |
 //!   | `enum`, `const`, `oneOf`, `anyOf`, `allOf`, `not`, `if`/`then`/`else`, `$ref`, `nullable` | on a boolean, a number, or anywhere but the MCP places | schema refused |
 //!   | a string keyword on a select or on multi-select `items` (`pattern`, `maxLength`, `format`), `enum` on the array itself, `multipleOf`, `patternProperties` and the other object and array keywords MCP has no place for | | schema refused |
@@ -335,12 +335,10 @@ pub struct MultiSelectRules {
     pub min_items: Option<u64>,
     /// `maxItems`.
     pub max_items: Option<u64>,
-    /// `uniqueItems`: refuse the same choice twice. Outside the MCP subset, like `pattern`,
-    /// and like it read, enforced and written back.
+    /// `uniqueItems`, read and written back. Outside the MCP subset, and changes nothing
+    /// read: every multi-select refuses the same choice twice, as no checkbox list can send
+    /// it.
     pub unique: bool,
-    /// A Rust set's field: the same choice twice is refused as with `unique`, but nothing is
-    /// written, so that a derived schema stays within the MCP subset.
-    pub(crate) of_set: bool,
     /// `default`: choice values.
     pub default: Option<Vec<String>>,
 }
@@ -372,16 +370,8 @@ impl MultiSelectRules {
             min_items: None,
             max_items: None,
             unique: false,
-            of_set: false,
             default: None,
         }
-    }
-
-    /// Whether the same choice twice is refused: `uniqueItems`, or the field of a derived
-    /// Rust set, which refuses it without sending `uniqueItems`.
-    #[must_use]
-    pub fn refuses_repeats(&self) -> bool {
-        self.unique || self.of_set
     }
 }
 

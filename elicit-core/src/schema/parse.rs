@@ -763,7 +763,6 @@ fn parse_multi(
         min_items,
         max_items,
         unique,
-        of_set: false,
         default,
     })
 }

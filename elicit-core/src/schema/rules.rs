@@ -148,13 +148,13 @@ pub(crate) fn check_item(
     if too_long(s, found) {
         return;
     }
-    let Kind::MultiSelect(rules) = &schema.properties[i].kind else {
+    let Kind::MultiSelect(_) = &schema.properties[i].kind else {
         return;
     };
     match schema.choice_position(i, s) {
         None => found.broke(Rule::NotAChoice, quoted(s)),
         Some(choice) => {
-            if !seen.insert(choice) && rules.refuses_repeats() {
+            if !seen.insert(choice) {
                 found.broke(Rule::UniqueItems, quoted(s));
             }
         }

@@ -38,7 +38,20 @@ struct OnCall {
     window: Window,
 }
 
-/// Asks who is on call and says what it read.
+#[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+#[serde(rename_all = "lowercase")]
+enum Team {
+    Sre,
+    Ops,
+}
+
+/// Who to notify?
+#[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
+struct Notify {
+    teams: Vec<Team>,
+}
+
+/// Asks who is on call (tool `on_call`), or whom to notify (`notify`), and says what it read.
 struct Roster;
 
 impl rmcp::ServerHandler for Roster {
@@ -52,6 +65,17 @@ impl rmcp::ServerHandler for Roster {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let ask = Ask::new(&request, &context);
+        if request.name == "notify" {
+            return ask
+                .run(async {
+                    let teams = ask.form::<Notify>("notify").or_arguments().await?;
+                    Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+                        "{teams:?}"
+                    ))]))
+                })
+                .await
+                .into_response();
+        }
         ask.run(async {
             let text = match ask.form::<OnCall>("on_call").or_arguments().await? {
                 ElicitResult::Accept(OnCall {
@@ -132,5 +156,26 @@ async fn a_form_of_parts_is_answered_from_the_arguments_without_forms() {
         for field in ["emailAddress", "hours"] {
             assert!(text.contains(field), "{version}: {field} in {text}");
         }
+    }
+}
+
+#[tokio::test]
+async fn a_repeated_choice_in_the_arguments_is_refused_naming_it() {
+    for version in ProtocolVersion::ALL {
+        let outcome = ScriptedClient::new(version)
+            .without_elicitation()
+            .call_tool(
+                Roster,
+                "notify",
+                json!({"notify": {"teams": ["sre", "sre"]}}),
+            )
+            .await
+            .unwrap();
+        assert!(outcome.is_error(), "{version}");
+        let text = outcome.text();
+        assert!(
+            text.contains("teams") && text.contains("same choice twice") && text.contains("sre"),
+            "{version}: {text}"
+        );
     }
 }
