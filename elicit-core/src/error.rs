@@ -34,6 +34,31 @@ impl fmt::Display for Location {
     }
 }
 
+/// A size in bytes as a person reads it: in MiB or KiB where it is a whole number of them,
+/// else in bytes with thousands separated.
+struct Size(usize);
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => f.write_str("0 bytes"),
+            n if n % (1 << 20) == 0 => write!(f, "{} MiB", n >> 20),
+            n if n % (1 << 10) == 0 => write!(f, "{} KiB", n >> 10),
+            n => {
+                let digits = n.to_string();
+                let mut out = String::new();
+                for (i, digit) in digits.chars().enumerate() {
+                    if i > 0 && (digits.len() - i) % 3 == 0 {
+                        out.push(',');
+                    }
+                    out.push(digit);
+                }
+                write!(f, "{out} bytes")
+            }
+        }
+    }
+}
+
 /// The rule a [`Violation`] broke.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -188,8 +213,18 @@ impl fmt::Display for Rule {
                 plural(*n, "choice selected", "choices selected")
             ),
             Rule::UniqueItems => f.write_str("must not select the same choice twice"),
-            Rule::TooLong(n) => write!(f, "is longer than the string limit of {n} bytes"),
-            Rule::ReplyTooLarge(n) => write!(f, "is larger than the limit of {n} bytes"),
+            Rule::TooLong(n) => write!(
+                f,
+                "is longer than the limit of {} for one field's answer",
+                Size(*n)
+            ),
+            Rule::ReplyTooLarge(n) => {
+                write!(
+                    f,
+                    "is larger than the limit of {} for a whole answer",
+                    Size(*n)
+                )
+            }
             Rule::Deserialize(msg) => write!(f, "was refused by the Rust type: {msg}"),
             Rule::Custom(msg) => f.write_str(msg),
             Rule::More(n) => write!(
@@ -376,3 +411,18 @@ impl fmt::Display for SchemaError {
 }
 
 impl std::error::Error for SchemaError {}
+
+#[cfg(test)]
+mod tests {
+    use super::Size;
+
+    #[test]
+    fn sizes_read_as_a_person_reads_them() {
+        let said = |n| Size(n).to_string();
+        assert_eq!(said(1 << 20), "1 MiB");
+        assert_eq!(said(64 << 10), "64 KiB");
+        assert_eq!(said(65_537), "65,537 bytes");
+        assert_eq!(said(999), "999 bytes");
+        assert_eq!(said(0), "0 bytes");
+    }
+}

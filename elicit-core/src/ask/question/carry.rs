@@ -24,6 +24,9 @@ use crate::protocol::sampling::{CreateMessageResult, Root};
 /// The member of the stand-in for a reply too large: no normal reply has it.
 const TOO_LARGE: &str = "replyTooLarge";
 
+/// The member of the stand-in that names the field whose answer made it too large.
+const FIELD: &str = "field";
+
 /// The client's answer to `roots/list`, as it is carried.
 #[cfg(feature = "sampling")]
 #[derive(serde::Serialize, Deserialize)]
@@ -62,23 +65,32 @@ pub(crate) fn carry(kind: QuestionKind, reply: &Value) -> Value {
     };
     // What its question cannot read is carried as it came, to be refused by the same reading.
     let normal = normal.unwrap_or_else(|| reply.clone());
-    if json_len(&normal) > Ask::MAX_CARRIED_REPLY {
-        json!({ TOO_LARGE: Ask::MAX_CARRIED_REPLY })
-    } else {
-        normal
+    if json_len(&normal) <= Ask::MAX_CARRIED_REPLY {
+        return normal;
+    }
+    // One field's answer over the limit of one: named, as the reading would name it.
+    let longest = (normal.get("content").and_then(Value::as_object))
+        .and_then(|content| content.iter().max_by_key(|(_, value)| json_len(value)))
+        .filter(|(_, value)| {
+            value
+                .as_str()
+                .is_some_and(|s| s.len() > Limits::DEFAULT.max_string_bytes())
+        });
+    match longest {
+        Some((field, _)) => json!({ TOO_LARGE: Limits::DEFAULT.max_string_bytes(), FIELD: field }),
+        None => json!({ TOO_LARGE: Ask::MAX_CARRIED_REPLY }),
     }
 }
 
 /// The error of a reply that was too large to carry, where `reply` is its stand-in: it names
 /// the limit the reply was over.
 pub(crate) fn too_large(reply: &Value) -> Option<ElicitError> {
-    let limit = reply.get(TOO_LARGE)?.as_u64()?;
-    let rule = Rule::ReplyTooLarge(usize::try_from(limit).unwrap_or(usize::MAX));
-    Some(ElicitError::new(vec![Violation::new(
-        Location::Content,
-        rule,
-        None,
-    )]))
+    let limit = usize::try_from(reply.get(TOO_LARGE)?.as_u64()?).unwrap_or(usize::MAX);
+    let (location, rule) = match reply.get(FIELD).and_then(Value::as_str) {
+        Some(field) => (Location::Property(field.to_owned()), Rule::TooLong(limit)),
+        None => (Location::Content, Rule::ReplyTooLarge(limit)),
+    };
+    Some(ElicitError::new(vec![Violation::new(location, rule, None)]))
 }
 
 /// The length of `value` as compact JSON, without writing it anywhere.
@@ -162,5 +174,31 @@ mod tests {
             &Rule::ReplyTooLarge(Ask::MAX_CARRIED_REPLY)
         );
         assert!(too_large(&carry(QuestionKind::Form, &json!({"action": "decline"}))).is_none());
+    }
+
+    #[test]
+    fn each_limit_names_itself_and_the_field() {
+        let read = |content: Value| {
+            let reply = json!({"action": "accept", "content": content});
+            too_large(&carry(QuestionKind::Form, &reply))
+                .unwrap()
+                .to_string()
+        };
+        // One field over the limit of one field's answer: named.
+        assert_eq!(
+            read(json!({"title": "x".repeat(900_000), "n": 1})),
+            "`title` is longer than the limit of 64 KiB for one field's answer"
+        );
+        // Fields each within it, together over what one answer may carry.
+        let forty = "x".repeat(40_000);
+        assert_eq!(
+            read(json!({"a": forty, "b": forty})),
+            "content is larger than the limit of 64 KiB for a whole answer"
+        );
+        // Past the limit of a whole reply as it came.
+        assert_eq!(
+            read(json!({"title": "x".repeat(2_000_000)})),
+            "content is larger than the limit of 1 MiB for a whole answer"
+        );
     }
 }
