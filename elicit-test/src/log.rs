@@ -44,9 +44,19 @@ impl Log {
     /// key in particular; a live request takes the next answer. Either way only an answer of
     /// the request's kind (a form's, a completion, roots) is taken, so that live requests
     /// sent at once each find theirs. With none left for it, the call fails with
-    /// [`TestError::NoAnswer`].
+    /// [`TestError::NoAnswer`]; a form that sends a default its own rules refuse fails it with
+    /// [`TestError::BrokenDefault`].
     pub(super) async fn answer(&self, asked: AskedForm) -> Option<Answer> {
         let message = asked.message.clone();
+        if let Some((property, why)) = asked.broken_default() {
+            lock(&self.asked).push(asked);
+            self.fail(TestError::BrokenDefault {
+                message,
+                property,
+                why,
+            });
+            return None;
+        }
         let next = {
             let mut script = lock(&self.script);
             let fits = |a: &&Answer| a.answers(&asked.method);

@@ -30,6 +30,19 @@ pub struct AskedForm {
 }
 
 impl AskedForm {
+    /// The first property whose `default` its own rules refuse, with why: a client would show
+    /// the form ready to submit, and its answer would be refused.
+    pub(super) fn broken_default(&self) -> Option<(String, String)> {
+        let schema = self.requested_schema.as_ref()?;
+        let properties = schema.get("properties")?.as_object()?;
+        let read = elicit_core::schema::RequestedSchema::from_value(schema.clone()).ok()?;
+        properties.iter().find_map(|(name, property)| {
+            let default = property.get("default")?;
+            let refused = read.validate_property(name, default).err()?;
+            Some((name.clone(), refused.to_string()))
+        })
+    }
+
     pub(super) fn of(
         params: &m::ElicitRequestParams,
         version: ProtocolVersion,
@@ -202,6 +215,17 @@ pub enum TestError {
     /// The server sent a reply no client can use: an input request of another kind, or a
     /// result of another type.
     Unexpected(String),
+    /// A form arrived whose `default` for `property` its own rules refuse (`why`): a client
+    /// shows it ready to submit, and the answer is refused. The kit checks every form it
+    /// scripts.
+    BrokenDefault {
+        /// The form's message.
+        message: String,
+        /// The property.
+        property: String,
+        /// The rule its default breaks.
+        why: String,
+    },
     /// A call of [`call_tool_on_every_version`](super::ScriptedClient::call_tool_on_every_version)
     /// failed on `version`.
     OnVersion {
@@ -249,6 +273,15 @@ impl fmt::Display for TestError {
                 write!(f, "the call was still asking for input after {cap} rounds")
             }
             TestError::Unexpected(what) => write!(f, "the server sent {what}"),
+            TestError::BrokenDefault {
+                message,
+                property,
+                why,
+            } => write!(
+                f,
+                "the form {message:?} sends a default for `{property}` that its own rules \
+                 refuse ({why}): a client shows it ready to submit, and the answer is refused"
+            ),
             TestError::Refused { key, message } => {
                 write!(f, "the client refused the request `{key}`: {message}")
             }

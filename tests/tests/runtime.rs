@@ -21,11 +21,11 @@ fn props(properties: Value) -> Value {
 }
 
 /// A default is what a client fills in and what a server fills into accepted content, so one
-/// that breaks its own property's rules is never filled in; it is an annotation, so the schema
-/// is accepted, and `lint` names the rule. (Found by fuzzing: a multi-select default with fewer
+/// that breaks its own property's rules is dropped: never sent, never filled in; it is an
+/// annotation, so the schema is accepted, and `lint` names the rule. (Found by fuzzing: a multi-select default with fewer
 /// items than `minItems` was filled into accepted content.)
 #[test]
-fn a_default_that_breaks_its_own_rules_is_linted_and_never_filled_in() {
+fn a_default_that_breaks_its_own_rules_is_linted_and_never_sent_nor_filled_in() {
     let items = json!({"type": "string", "enum": ["a", "b", "c"]});
     for (schema, says) in [
         (
@@ -88,6 +88,14 @@ fn a_default_that_breaks_its_own_rules_is_linted_and_never_filled_in() {
             panic!("{schema}: an empty accept passes")
         };
         assert_eq!(content.get("v"), None, "{schema}: never filled in");
+        // Nor sent: a client would show the form ready to submit, and be refused.
+        let sent = serde_json::to_value(&parsed).unwrap();
+        assert_eq!(
+            sent["properties"]["v"].get("default"),
+            None,
+            "{schema}: never sent"
+        );
+        assert!(!parsed.properties()[0].kind.has_default(), "{schema}");
     }
     // Defaults that keep the rules stay.
     let schema = RequestedSchema::from_value(props(json!({

@@ -694,3 +694,28 @@ fn bounds_that_no_value_meets_are_refused() {
         assert!(field(accepted.clone()).is_ok(), "{accepted}");
     }
 }
+
+/// How long? Its default breaks its own range.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, Elicit)]
+#[allow(dead_code)]
+struct Shift {
+    #[schemars(range(min = 1, max = 24))]
+    #[serde(default = "no_hours")]
+    hours: u8,
+}
+
+fn no_hours() -> u8 {
+    0
+}
+
+/// The derive never sees a default's value (serde's `default` names a function), so a form
+/// whose default breaks its own rules is refused where its schema is built, naming the field:
+/// the first test that asks it fails, and it is never sent.
+#[test]
+fn a_derived_default_that_breaks_its_rules_is_refused_naming_the_field() {
+    for version in elicit_core::ProtocolVersion::ALL {
+        let error = Shift::requested_schema_for(version).unwrap_err();
+        assert_eq!(error.property_name(), Some("hours"), "{version}");
+        assert!(error.to_string().contains("`default` 0"), "{error}");
+    }
+}

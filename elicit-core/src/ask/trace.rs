@@ -113,6 +113,17 @@ pub(super) fn state_failed(error: &super::StateError) {
     event!(warn, %error, "a round's state or ending could not be sealed or opened");
 }
 
+/// The form asked under `key` has lints: a default its own rules refuse, dropped and never
+/// sent, or what a strict client may refuse.
+pub(super) fn linted(key: &str, lints: &[crate::schema::Lint]) {
+    #[cfg(not(feature = "tracing"))]
+    let _ = (key, lints);
+    #[cfg(feature = "tracing")]
+    for lint in lints {
+        event!(warn, key, %lint, "a form asked has what its rules refuse or MCP does not allow");
+    }
+}
+
 /// A round's ending came after its lease passed and another claimant took it over: it was not
 /// kept, and the round may have run twice.
 pub(super) fn late_record() {

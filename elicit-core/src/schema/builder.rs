@@ -58,7 +58,7 @@ impl SchemaBuilder {
     /// The schema, or what the parser refuses in it, naming the property: a repeated name, a
     /// bound above its other bound, no choices, a repeated choice, more
     /// than the default [`Limits`] allow. What the parser only lints (a default that breaks its
-    /// own rules, which is then never filled in) it lints here: see
+    /// own rules, which is then dropped: never sent nor filled in) it lints here: see
     /// [`RequestedSchema::lint`].
     pub fn build(self) -> Result<RequestedSchema, SchemaError> {
         self.build_with(&Limits::DEFAULT)
@@ -437,9 +437,10 @@ pub struct SelectField(Field);
 
 impl SelectField {
     /// The choice the form starts with (2025-11-25 and later). As the parser does with a
-    /// schema from elsewhere, `build()` keeps one that is not among the choices, lints it
-    /// ([`RequestedSchema::lint`]) and never fills it in: a reply without the field is not
-    /// given it.
+    /// schema from elsewhere, `build()` lints one that is not among the choices
+    /// ([`RequestedSchema::lint`]) and drops it: a client would show the form ready to submit
+    /// and the answer would be refused, so it is never sent, and a reply without the field is
+    /// not given it.
     ///
     /// ```
     /// use elicit_core::schema::RequestedSchema;
@@ -449,6 +450,7 @@ impl SelectField {
     ///     .field(Field::select("seat", ["in", "out"]).default("roof"))
     ///     .build()?;
     /// assert!(schema.lint()[0].message.contains("breaks its own rules"));
+    /// assert!(!schema.properties()[0].kind.has_default());
     /// # Ok::<(), elicit_core::SchemaError>(())
     /// ```
     pub fn default(mut self, value: impl Into<String>) -> Self {
@@ -476,8 +478,8 @@ impl MultiSelectField {
     }
 
     /// The choices the form starts with (2025-11-25 and later). A list that breaks the
-    /// field's rules (a value not among the choices, too few or too many) is kept, linted and
-    /// never filled in, as with [`SelectField::default`].
+    /// field's rules (a value not among the choices, too few or too many) is linted and
+    /// dropped, never sent nor filled in, as with [`SelectField::default`].
     pub fn default<I>(mut self, values: I) -> Self
     where
         I: IntoIterator,

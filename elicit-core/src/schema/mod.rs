@@ -82,7 +82,7 @@
 //!   | a string keyword on a select or on multi-select `items` (`pattern`, `maxLength`, `format`), `enum` on the array itself, `multipleOf`, `patternProperties` and the other object and array keywords MCP has no place for | | schema refused |
 //!   | a keyword for another type of value than the property's (`minimum` on a string, `minLength` on a number) | | no effect in JSON Schema: linted |
 //!   | annotations (`examples`, `deprecated`, `$comment`, a root `title`, ...) and unknown keywords | | no effect: linted |
-//!   | `default` | | an annotation: kept and sent; one that breaks its own property's rules is linted and never filled in |
+//!   | `default` | | an annotation: kept and sent; one that breaks its own property's rules is linted and dropped, never sent nor filled in |
 //!
 //! - **A form with no properties is a confirmation**: accept with absent or empty content passes,
 //!   and a key it does not name is ignored, as in any other form.
@@ -436,6 +436,17 @@ impl Kind {
         }
     }
 
+    /// Drops the `default`.
+    pub(crate) fn clear_default(&mut self) {
+        match self {
+            Kind::String(r) => r.default = None,
+            Kind::Number(r) => r.default = None,
+            Kind::Boolean(d) => *d = None,
+            Kind::Select(r) => r.default = None,
+            Kind::MultiSelect(r) => r.default = None,
+        }
+    }
+
     /// The `default` as a JSON value, if there is one.
     pub fn default_value(&self) -> Option<serde_json::Value> {
         use serde_json::Value;
@@ -518,7 +529,7 @@ impl RequestedSchema {
     /// but enforced. What changes nothing is tolerated and listed by [`lint`](Self::lint):
     /// annotations (a root `title`, `examples`), unknown keywords, keywords for another type of
     /// value than the property's (`minimum` on a string), and a `default` that breaks its own
-    /// property's rules (it stays in the schema, and is never filled in).
+    /// property's rules (it is dropped from the schema: never sent, and never filled in).
     ///
     /// The default [`Limits`] apply: at most 1,000 properties, 10,000 choices per select, and
     /// patterns of 1,000 bytes.

@@ -46,6 +46,7 @@ pub(crate) fn parse(
     };
     let mut cx = Reader::new(*limits);
     let mut schema = parse_root(&mut cx, &root)?;
+    let mut broken_defaults = Vec::new();
     for (i, prop) in schema.properties.iter().enumerate() {
         let name = cx.names[i].clone();
         if let Some(word) = names.then(|| secret_word(&prop.name)).flatten() {
@@ -63,11 +64,17 @@ pub(crate) fn parse(
             cx.push(
                 Some(&name),
                 format!(
-                    "`default` {default} breaks its own rules (it {}), so it is never filled in",
+                    "`default` {default} breaks its own rules (it {}), so it is dropped: never \
+                     sent, and never filled in",
                     broken
                 ),
             );
+            broken_defaults.push(i);
         }
+    }
+    // A client would show the form ready to submit, and the answer would be refused.
+    for i in broken_defaults {
+        schema.properties[i].kind.clear_default();
     }
     schema.lints = cx.lints;
     schema.limits = *limits;

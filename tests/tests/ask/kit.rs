@@ -222,3 +222,57 @@ fn versions_of_either_crate_and_answers() {
         Duration::from_secs(2)
     );
 }
+
+/// How long, by rmcp's own typed path: its default of 0 breaks its own minimum.
+#[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+struct Hours {
+    #[schemars(range(min = 1, max = 24))]
+    #[serde(default)]
+    hours: u8,
+}
+
+rmcp::elicit_safe!(Hours);
+
+/// Asks with rmcp's own `elicit`, which sends the schema as schemars writes it.
+struct Untyped;
+
+impl rmcp::ServerHandler for Untyped {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn call_tool(
+        &self,
+        _request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let hours = context.peer.elicit::<Hours>("How long?").await;
+        let text = format!("{hours:?}");
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+    }
+}
+
+#[tokio::test]
+async fn a_form_whose_default_breaks_its_rules_fails_the_call() {
+    for version in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25] {
+        let client = ScriptedClient::new(version).answer(Answer::accept(json!({"hours": 3})));
+        match client.call_tool(Untyped, "hours", json!({})).await {
+            Err(TestError::BrokenDefault {
+                message,
+                property,
+                why,
+            }) => {
+                assert_eq!(
+                    (message.as_str(), property.as_str()),
+                    ("How long?", "hours")
+                );
+                assert!(why.contains("at least 1"), "{why}");
+            }
+            other => panic!("{version}: {other:?}"),
+        }
+    }
+    // Every form of this crate's keeps its defaults within their rules, so its calls pass.
+    let client = ScriptedClient::new(ProtocolVersion::V2025_11_25)
+        .answer(Answer::accept(json!({"name": "Ada"})));
+    assert!(client.call_tool(Greeter, "greet", json!({})).await.is_ok());
+}

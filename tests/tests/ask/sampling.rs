@@ -218,7 +218,9 @@ async fn a_completion_too_large_to_carry_is_refused_on_every_version() {
             .unwrap();
         assert!(outcome.is_error(), "{version}");
         assert!(
-            outcome.text().contains("larger than the limit of 64 KiB for a whole answer"),
+            outcome
+                .text()
+                .contains("larger than the limit of 64 KiB for a whole answer"),
             "{version}: {}",
             outcome.text()
         );

@@ -246,6 +246,22 @@ async fn sized(ask: &Ask) -> Asked<CallToolResult> {
     .await
 }
 
+/// A form built at run time whose default breaks its own range: dropped, never sent.
+async fn defaulted(ask: &Ask) -> Asked<CallToolResult> {
+    ask.run(async {
+        let schema = elicit_core::schema::RequestedSchema::builder()
+            .field(
+                elicit_core::schema::Field::integer("count")
+                    .range(1, 9)
+                    .default(0),
+            )
+            .build()?;
+        let answer = ask.schema("count", SIZE, &schema).await?;
+        Ok(json_result(json!({"count": answer})))
+    })
+    .await
+}
+
 /// A run-time form of each string format and a boolean, answered from the arguments when no
 /// form can be shown.
 async fn contact_args(ask: &Ask) -> Asked<CallToolResult> {
@@ -528,6 +544,7 @@ impl ServerHandler for Server {
                 pick(&ask, repos).await.into_response()
             }
             "sized" => sized(&ask).await.into_response(),
+            "defaulted" => defaulted(&ask).await.into_response(),
             "contact_args" => contact_args(&ask).await.into_response(),
             "patterned" => patterned(&ask).await.into_response(),
             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),

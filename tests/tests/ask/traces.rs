@@ -290,3 +290,28 @@ async fn a_round_let_go_and_an_ending_not_kept_are_traced() {
         .collect();
     assert_eq!(late.len(), 1, "the final round's ending: {late:?}");
 }
+
+#[tokio::test]
+async fn a_default_its_rules_refuse_is_traced_and_never_sent() {
+    for version in ProtocolVersion::ALL {
+        let client = ScriptedClient::new(version).answer(accept(json!({"count": 3})));
+        let capture = Capture::default();
+        let _guard = tracing::subscriber::set_default(capture.clone());
+        // The kit fails a call whose form sends such a default: this one passes.
+        let outcome = client
+            .call_tool(Server::new(), "defaulted", json!({}))
+            .await
+            .unwrap();
+        let sent = outcome.asked[0].requested_schema.as_ref().unwrap();
+        assert_eq!(
+            sent["properties"]["count"].get("default"),
+            None,
+            "{version}"
+        );
+        let linted: Vec<Recorded> = (capture.events().into_iter())
+            .filter(|e| Capture::field(e, "lint").contains("`default` 0"))
+            .collect();
+        assert!(!linted.is_empty(), "{version}");
+        assert_eq!(Capture::field(&linted[0], "key"), "count");
+    }
+}

@@ -140,7 +140,7 @@ fn an_empty_form_ignores_unknown_keys_like_any_other_form() {
 }
 
 #[test]
-fn a_default_that_breaks_its_rules_is_linted_and_never_filled_in() {
+fn a_default_that_breaks_its_rules_is_linted_and_never_sent_nor_filled_in() {
     // The 2025-11-25 specification's own string example: a default its pattern refuses.
     let schema = RequestedSchema::from_value(json!({
         "type": "object",
@@ -166,9 +166,12 @@ fn a_default_that_breaks_its_rules_is_linted_and_never_filled_in() {
             schema.lint()
         );
     }
-    // It stays on the wire, as the author wrote it.
+    // It is never sent: a client would show the form ready to submit, and be refused.
     let wire = serde_json::to_value(&schema).unwrap();
-    assert_eq!(wire["properties"]["email"]["default"], "user@example.com");
+    for name in ["email", "size", "tags"] {
+        assert_eq!(wire["properties"][name].get("default"), None, "{name}");
+    }
+    assert_eq!(wire["properties"]["ok"]["default"], 3);
     // Never filled in: not into a reply's content, not by a client.
     let ElicitResult::Accept(content) = schema
         .parse_reply_value(&json!({"action": "accept", "content": {}}))

@@ -110,6 +110,9 @@ impl Ask {
             return self.declined_before(question, read);
         };
         let mut step = self.load(question, facts.version, index)?;
+        if let Some(schema) = question.schema().filter(|s| !s.lint().is_empty()) {
+            trace::linted(key, schema.lint());
+        }
         let keep_alive = question.keep_alive().unwrap_or(self.keep_alive);
         let result = loop {
             match step.next(question, facts, read) {
