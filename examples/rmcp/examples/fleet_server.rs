@@ -39,6 +39,9 @@
 //! amount, then pays: the payment is the effect that must happen once. The store runs each
 //! round once; the call's id, passed to the payment service as its idempotency key, covers
 //! the one case the store cannot, a process killed mid-body whose round another takes over.
+//! A failed payment is `Interrupt::retryable` only where the service refused before acting:
+//! one that may have paid ends the call with its error, recorded, never run again, since a
+//! new `tools/call` would pay under a new key.
 
 #[path = "support/http.rs"]
 mod http;
@@ -86,9 +89,17 @@ impl Fleet {
             {
                 std::thread::sleep(blocking);
             }
-            // A payment that could not be made paid nothing: a retry may try again.
-            pay(&key, &invoice, ask.taken_over())
-                .map_err(|e| Interrupt::retryable(RpcError::internal(e)))?;
+            match pay(&key, &invoice, ask.taken_over()) {
+                Ok(()) => {}
+                // The service refused before acting: nothing was paid, so the client's retry
+                // of this round may try again.
+                Err(Payment::Refused(e)) => {
+                    return Err(Interrupt::retryable(RpcError::internal(e)));
+                }
+                // It may have paid: the ending is recorded and never run again, and a new
+                // call would pay under a new key, so the client is told to check first.
+                Err(Payment::Unknown(e)) => return Err(RpcError::internal(e).into()),
+            }
             if let Some(confirming) = millis("FLEET_PAY_MS") {
                 tokio::time::sleep(confirming).await;
             }
@@ -107,15 +118,23 @@ impl Fleet {
 )]
 impl rmcp::ServerHandler for Fleet {}
 
+/// Why a payment failed, as a payment service says it: refused before it acted (nothing was
+/// paid), or failed after it may have (the payment may stand).
+enum Payment {
+    Refused(String),
+    Unknown(String),
+}
+
 /// Pays `invoice` under the idempotency key `key`, as a payment service would: a second
 /// payment under one key is the first. `taken_over` marks the attempt of a body that runs as
 /// a take-over.
-fn pay(key: &str, invoice: &Invoice, taken_over: bool) -> Result<(), String> {
+fn pay(key: &str, invoice: &Invoice, taken_over: bool) -> Result<(), Payment> {
     let Some(ledger) = std::env::var_os("FLEET_LEDGER").map(std::path::PathBuf::from) else {
         eprintln!("paid {} {}", invoice.number, invoice.amount);
         return Ok(());
     };
-    let failed = |e: std::io::Error| format!("the payment service cannot be reached: {e}");
+    let refused =
+        |e: std::io::Error| Payment::Refused(format!("the payment service refused it: {e}"));
     let mark = if taken_over { " taken-over" } else { "" };
     let attempt = format!("{} {key}{mark}\n", invoice.number);
     std::fs::OpenOptions::new()
@@ -123,7 +142,7 @@ fn pay(key: &str, invoice: &Invoice, taken_over: bool) -> Result<(), String> {
         .append(true)
         .open(ledger.join("attempts"))
         .and_then(|mut attempts| attempts.write_all(attempt.as_bytes()))
-        .map_err(failed)?;
+        .map_err(refused)?;
     let payment = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -131,11 +150,16 @@ fn pay(key: &str, invoice: &Invoice, taken_over: bool) -> Result<(), String> {
     match payment {
         Ok(mut payment) => {
             let line = format!("{} {}", invoice.number, invoice.amount);
-            payment.write_all(line.as_bytes()).map_err(failed)
+            payment.write_all(line.as_bytes()).map_err(|e| {
+                Payment::Unknown(format!(
+                    "the payment service failed after it took the payment, which may stand: \
+                     {e}; check the invoice before paying it again"
+                ))
+            })
         }
         // Paid under this key already: the service gives back the first payment.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(failed(e)),
+        Err(e) => Err(refused(e)),
     }
 }
 
