@@ -10,7 +10,9 @@
 # - binary: two rmcp stdio servers with the same rmcp features, built `--release` and stripped:
 #   one asks a 4-field form (a string, an integer, a choice and a boolean) through `Ask`, the
 #   other returns a fixed text from the same tool; once with elicit-core's `rmcp` feature alone
-#   (forms only), once adding `sampling`, once adding `redis`.
+#   (forms only), once adding `sampling`, once adding `redis`, where a third server asks the
+#   same form and keeps its rounds in Redis (`RedisStore`), as a fleet server does: a server
+#   that has the feature on but never calls `RedisStore` pays nothing for it.
 # Two more parts, run only when named, print where those bytes go (both need the cargo
 # subcommand they name: `cargo install cargo-bloat cargo-llvm-lines`):
 # - bloat: the same two servers, forms only, built unstripped, by crate and their 40 largest
@@ -156,9 +158,16 @@ impl ServerHandler for Server {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    MAIN_SETUP
     Server.serve(rmcp::transport::stdio()).await?.waiting().await?;
     Ok(())
 }'
+  # A fleet server: the asking one, its rounds kept in a Redis every process shares.
+  local fleet_setup='let store = elicit_core::ask::RedisStore::open(&std::env::var("REDIS_URL")?, "bench:")?;
+    let key = elicit_core::ask::StateKey::new(std::env::var("SECRET")?)?.with_store(store);
+    key.install().map_err(|_| "a key was installed already")?;'
+  local fleet_common=${common//MAIN_SETUP/$fleet_setup}
+  common=${common//MAIN_SETUP/}
   cat > "$dir/src/bin/plain.rs" <<EOF
 $common
 
@@ -203,15 +212,26 @@ async fn book(
     .into_response()
 }
 EOF
-  local features plain asking
+  # The fleet server's source: the asking one's handler, with a main that opens the store.
+  sed -n '/^use elicit_core::prelude::\*;/,$p' "$dir/src/bin/asking.rs" > "$work/asking-body.rs"
+  { printf '%s\n' "$fleet_common"; echo; cat "$work/asking-body.rs"; } > "$work/fleet.rs"
+  local features plain asking fleet
   for features in '"rmcp"' '"rmcp", "sampling"' '"rmcp", "redis"'; do
     servers_manifest "$features"
+    rm -f "$dir/src/bin/fleet.rs"
+    case $features in *redis*) cp "$work/fleet.rs" "$dir/src/bin/fleet.rs" ;; esac
     (cd "$dir" && cargo build -q --release --bins)
     plain=$(stat -c %s "$dir/target/release/plain")
     asking=$(stat -c %s "$dir/target/release/asking")
     awk -v p="$plain" -v a="$asking" -v f="$features" 'BEGIN {
       printf "binary: stripped release rmcp servers, features [%s]: fixed text %.2f MB, asking a form %.2f MB: elicit-core adds %.2f MB\n", f, p / 1e6, a / 1e6, (a - p) / 1e6
     }'
+    if [ -f "$dir/src/bin/fleet.rs" ]; then
+      fleet=$(stat -c %s "$dir/target/release/fleet")
+      awk -v p="$plain" -v a="$fleet" 'BEGIN {
+        printf "binary: the same asking server keeping its rounds in Redis (RedisStore): %.2f MB: elicit-core adds %.2f MB\n", a / 1e6, (a - p) / 1e6
+      }'
+    fi
   done
 }
 

@@ -1,8 +1,11 @@
 //! A test kit for MCP tools, prompts and resources that ask the user through elicit-core's
 //! `Ask`: a real rmcp client, connected in the same process to the server under test, that
 //! answers each question from a script. A server written with another SDK is tested with the
-//! same scripts as a child process ([`ChildServer`]). Add it as a dev-dependency, as
-//! `serde_test` and `tokio-test` are.
+//! same scripts as a child process ([`ChildServer`]), and a server that serves streamable HTTP
+//! over HTTP (`HttpServer`, feature `http`: see the elicit-core guide's "Serving over HTTP").
+//! Add it as a dev-dependency, as `serde_test` and `tokio-test` are. For compile-fail tests of
+//! your own forms, see the guide's "Compile-fail tests of your own forms", which keeps them
+//! fast.
 //!
 //! [`ScriptedClient`] negotiates the version it is given the way real clients do: the
 //! `initialize` handshake before 2026-07-28, and on it `server/discover`, with the client's
@@ -109,6 +112,8 @@
 //! a fresh client and server, to compare the results. [`ScriptedClient::call_tool_once`] sends
 //! one `tools/call` with the `inputResponses` and `requestState` a test chooses and returns
 //! the raw response, for tests of replay and tampering.
+// docs.rs (`--cfg docsrs`, nightly) labels `HttpServer` with its feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod answer;
 mod client;
@@ -135,6 +140,8 @@ use rmcp::service::{
 use serde_json::Value;
 
 pub use answer::Answer;
+#[cfg(feature = "http")]
+pub use server::HttpServer;
 pub use server::{ChildServer, TestServer};
 pub use transcript::{AskedForm, TestError, Transcript};
 
@@ -455,9 +462,31 @@ impl ScriptedClient {
         Ok(outcomes)
     }
 
+    /// Connects `handler` over `transport` on the client's version (`wire`): `initialize`
+    /// before 2026-07-28, `server/discover` on it.
+    async fn handshake<T, E, A>(
+        &self,
+        handler: Scripted,
+        transport: T,
+        wire: m::ProtocolVersion,
+    ) -> Result<RunningService<RoleClient, Scripted>, rmcp::service::ClientInitializeError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        if self.version.has_input_requests() {
+            let lifecycle = ClientLifecycleMode::Discover {
+                preferred_versions: vec![wire],
+            };
+            handler.serve_with_lifecycle(transport, lifecycle).await
+        } else {
+            handler.serve(transport).await
+        }
+    }
+
     /// Starts `server` and connects to it on the client's version.
     async fn connect<S: TestServer>(&self, server: S, log: Arc<Log>) -> Result<Session, TestError> {
-        let (client_io, server_task) = server.start(Arc::clone(&log))?;
+        let (link, server_task) = server.start(Arc::clone(&log))?;
         let wire = self.wire.clone();
         let handler = Scripted {
             log: Arc::clone(&log),
@@ -468,13 +497,14 @@ impl ScriptedClient {
             .with_protocol_version(wire.clone()),
             version: self.version,
         };
-        let connected = if self.version.has_input_requests() {
-            let lifecycle = ClientLifecycleMode::Discover {
-                preferred_versions: vec![wire],
-            };
-            handler.serve_with_lifecycle(client_io, lifecycle).await
-        } else {
-            handler.serve(client_io).await
+        let connected = match link {
+            server::Link::Stream(io) => self.handshake(handler, io, wire).await,
+            #[cfg(feature = "http")]
+            server::Link::Http(url) => {
+                let transport =
+                    rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
+                self.handshake(handler, transport, wire).await
+            }
         };
         let running = match connected {
             Ok(running) => running,

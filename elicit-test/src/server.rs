@@ -1,5 +1,6 @@
-//! What the kit connects to: an rmcp server in this process, or any MCP server run as a child
-//! process over stdio ([`ChildServer`]), such as one written with another SDK.
+//! What the kit connects to: an rmcp server in this process, any MCP server run as a child
+//! process over stdio ([`ChildServer`]), such as one written with another SDK, or one serving
+//! streamable HTTP ([`HttpServer`], feature `http`).
 
 use std::ffi::OsString;
 use std::sync::Arc;
@@ -15,6 +16,16 @@ use crate::transcript::TestError;
 /// The client's end of a connection to a server under test.
 pub(super) type Io = Join<Box<dyn AsyncRead + Send + Unpin>, Box<dyn AsyncWrite + Send + Unpin>>;
 
+/// How the client reaches a server under test. Public only in name: its module is private,
+/// so no user can reach it; the sealed [`TestServer`] trait names it.
+pub enum Link {
+    /// A byte stream of JSON-RPC lines: a server in this process, or a child's stdio.
+    Stream(Io),
+    /// Streamable HTTP at this URL.
+    #[cfg(feature = "http")]
+    Http(String),
+}
+
 /// A server the kit can call: every rmcp `ServerHandler`, served in this process, and a
 /// [`ChildServer`].
 pub trait TestServer: sealed::Start {}
@@ -22,17 +33,17 @@ pub trait TestServer: sealed::Start {}
 impl<S: sealed::Start> TestServer for S {}
 
 pub(super) mod sealed {
-    use super::{Arc, Io, JoinHandle, Log, TestError};
+    use super::{Arc, JoinHandle, Link, Log, TestError};
 
     /// Starts the server and returns the client's end and the task that runs it; aborting
     /// the task stops the server.
     pub trait Start: Send + 'static {
-        fn start(self, log: Arc<Log>) -> Result<(Io, JoinHandle<()>), TestError>;
+        fn start(self, log: Arc<Log>) -> Result<(Link, JoinHandle<()>), TestError>;
     }
 }
 
 impl<S: rmcp::ServerHandler> sealed::Start for S {
-    fn start(self, log: Arc<Log>) -> Result<(Io, JoinHandle<()>), TestError> {
+    fn start(self, log: Arc<Log>) -> Result<(Link, JoinHandle<()>), TestError> {
         let (server_io, client_io) = tokio::io::duplex(1 << 16);
         let guarded = Guarded {
             server: Arc::new(self),
@@ -44,7 +55,8 @@ impl<S: rmcp::ServerHandler> sealed::Start for S {
             }
         });
         let (read, write) = tokio::io::split(client_io);
-        Ok((tokio::io::join(Box::new(read), Box::new(write)), task))
+        let io = tokio::io::join(Box::new(read) as _, Box::new(write) as _);
+        Ok((Link::Stream(io), task))
     }
 }
 
@@ -100,7 +112,7 @@ impl ChildServer {
 }
 
 impl sealed::Start for ChildServer {
-    fn start(self, _log: Arc<Log>) -> Result<(Io, JoinHandle<()>), TestError> {
+    fn start(self, _log: Arc<Log>) -> Result<(Link, JoinHandle<()>), TestError> {
         let mut command = tokio::process::Command::new(&self.program);
         command
             .args(&self.args)
@@ -118,6 +130,53 @@ impl sealed::Start for ChildServer {
         let task = tokio::spawn(async move {
             let _ = child.wait().await;
         });
-        Ok((tokio::io::join(Box::new(stdout), Box::new(stdin)), task))
+        let io = tokio::io::join(Box::new(stdout) as _, Box::new(stdin) as _);
+        Ok((Link::Stream(io), task))
+    }
+}
+
+/// An MCP server serving streamable HTTP at a URL (`http://127.0.0.1:8000/mcp`), as it does in
+/// production: one started by the test (its own serve function on a port of the test's), or
+/// one already running. Each session of the kit is a session of its own on the server (none on
+/// 2026-07-28, which has no sessions), and a question reaches the client as the transport
+/// carries it: on the call's event stream before 2026-07-28, as an `InputRequiredResult` on
+/// it. Feature `http`.
+///
+/// ```no_run
+/// use elicit_core::ProtocolVersion;
+/// use elicit_test::{Answer, HttpServer, ScriptedClient};
+/// use serde_json::json;
+///
+/// # async fn run() -> Result<(), elicit_test::TestError> {
+/// let client = ScriptedClient::new(ProtocolVersion::LATEST)
+///     .answer(Answer::accept(json!({"city": "Oslo", "nights": 3})));
+/// let outcomes = client
+///     .call_tool_on_every_version(|| HttpServer::new("http://127.0.0.1:8000/mcp"), "plan_trip", json!({}))
+///     .await?;
+/// # let _ = outcomes;
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+#[derive(Debug, Clone)]
+pub struct HttpServer {
+    url: String,
+}
+
+#[cfg(feature = "http")]
+impl HttpServer {
+    /// The server serving streamable HTTP at `url`.
+    #[must_use]
+    pub fn new(url: impl Into<String>) -> Self {
+        HttpServer { url: url.into() }
+    }
+}
+
+#[cfg(feature = "http")]
+impl sealed::Start for HttpServer {
+    fn start(self, _log: Arc<Log>) -> Result<(Link, JoinHandle<()>), TestError> {
+        // The server runs on its own: there is nothing to stop.
+        Ok((Link::Http(self.url), tokio::spawn(async {})))
     }
 }
