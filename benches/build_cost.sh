@@ -163,7 +163,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }'
   # A fleet server: the asking one, its rounds kept in a Redis every process shares.
-  local fleet_setup='let store = elicit_core::ask::RedisStore::open(&std::env::var("REDIS_URL")?, "bench:")?;
+  # (No ampersand: bash puts the matched text in its place in a substitution.)
+  local fleet_setup='let url = std::env::var("REDIS_URL")?;
+    let store = elicit_core::ask::RedisStore::open(url.as_str(), "bench:")?;
     let key = elicit_core::ask::StateKey::new(std::env::var("SECRET")?)?.with_store(store);
     key.install().map_err(|_| "a key was installed already")?;'
   local fleet_common=${common//MAIN_SETUP/$fleet_setup}
