@@ -15,6 +15,7 @@ use std::sync::Arc;
 use elicit_core::ElicitResult;
 use elicit_core::ask::StateKey;
 use elicit_core::prelude::*;
+use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -93,7 +94,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let handler = hyper::service::service_fn(move |mut request| {
             request.extensions_mut().insert(peer);
             let service = service.clone();
-            async move { Ok::<_, Infallible>(service.handle(request).await) }
+            async move {
+                let response = service.handle(request).await;
+                // rmcp refuses a body over its limit (4 MiB) before any tool sees it: the
+                // client has a 413 that says so, and the operator a line here.
+                if response.status() != hyper::StatusCode::PAYLOAD_TOO_LARGE {
+                    return Ok::<_, Infallible>(response);
+                }
+                eprintln!("http_server: refused a request from {peer} over the body limit");
+                let (mut parts, _) = response.into_parts();
+                parts.headers.remove(hyper::header::CONTENT_LENGTH);
+                let text = "the request is larger than the 4 MiB this server reads, so no tool \
+                            read it; an answer to a form must stay within 1 MiB";
+                let body = Full::new(hyper::body::Bytes::from(text)).boxed();
+                Ok(hyper::Response::from_parts(parts, body))
+            }
         });
         tokio::spawn(async move {
             let io = TokioIo::new(stream);

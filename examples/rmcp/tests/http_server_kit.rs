@@ -24,8 +24,13 @@ impl Drop for Served {
 }
 
 fn serve() -> Served {
+    serve_with(Stdio::inherit())
+}
+
+fn serve_with(stderr: Stdio) -> Served {
     let mut child = Command::new(common::example("http_server"))
         .stdout(Stdio::piped())
+        .stderr(stderr)
         .spawn()
         .expect("http_server starts");
     let stdout = child.stdout.take().expect("its stdout");
@@ -88,4 +93,42 @@ fn the_guide_shows_the_server_as_it_is() {
         guide.contains(code.trim()),
         "the guide's server differs from the example"
     );
+}
+
+/// An answer too large for the transport ends its request with 413, before any tool sees it,
+/// and the server says so where its operator looks; the connection is not dropped unanswered.
+#[test]
+fn a_request_over_the_body_limit_is_answered_413_and_logged() {
+    use std::io::{Read, Write};
+    let mut served = serve_with(Stdio::piped());
+    let address = served
+        .1
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"page","arguments":{{}},"pad":"{}"}}}}"#,
+        "x".repeat(6 << 20)
+    );
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // The server may answer before the whole body is sent.
+    let _ = stream.write_all(body.as_bytes());
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response);
+    assert!(response.starts_with("HTTP/1.1 413"), "{response}");
+    assert!(
+        response.ends_with("an answer to a form must stay within 1 MiB"),
+        "{response}"
+    );
+    let stderr = served.0.stderr.take().unwrap();
+    let mut line = String::new();
+    BufReader::new(stderr).read_line(&mut line).unwrap();
+    assert!(line.contains("over the body limit"), "{line}");
 }

@@ -55,7 +55,15 @@ where
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             request.extensions_mut().insert(peer);
             let service = service.clone();
-            async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
+            async move {
+                let response = service.handle(request).await;
+                // rmcp refuses a body over its limit before any tool sees it: the client has a
+                // 413, and the operator a line here.
+                if response.status() == hyper::StatusCode::PAYLOAD_TOO_LARGE {
+                    eprintln!("{name}: refused a request from {peer} over the body limit");
+                }
+                Ok::<_, std::convert::Infallible>(response)
+            }
         });
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()
