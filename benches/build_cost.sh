@@ -20,14 +20,18 @@
 # - lines: the generic instantiations in elicit-core with `rmcp`, the 40 largest by LLVM IR lines
 #   (`cargo llvm-lines`, a debug build), which cost both compile time and code size.
 #
-# Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary|bloat|lines ...]
+# - growth: servers of 1 and 9 forms (each its own struct and tool) three ways, `Ask`, rmcp's
+#   own typed `Peer::elicit::<T>` and a fixed text, and a fleet server of one form keeping its
+#   rounds in Redis: the first form's cost, each further form's, and the build time each adds.
+#
+# Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary|growth|bloat|lines ...]
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${ELICIT_BUILD_COST_DIR:-${TMPDIR:-/tmp}/elicit-build-cost}
 runs=${1:-5}
 shift || true
-parts=${*:-dependency unit binary}
+parts=${*:-dependency unit binary growth}
 
 median() {
   sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
@@ -235,6 +239,170 @@ EOF
       }'
     fi
   done
+}
+
+# A server of $2 forms, each its own 4-field struct and its own tool, asked the way $1 says:
+# `ask` (elicit-core's `Ask`), `rmcp` (rmcp's own typed `Peer::elicit::<T>`, which checks
+# nothing) or `plain` (the same tools returning a fixed text); `fleet` is `ask` keeping its rounds
+# in Redis (`RedisStore`), as a fleet server does.
+growth_server() {
+  local way=$1 n=$2 i n_forms
+  cat <<'EOF'
+use rmcp::model::*;
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ServerHandler, ServiceExt};
+
+#[derive(Clone)]
+struct Server;
+EOF
+  # The fixed-text server has the tools but no forms.
+  [ "$way" = plain ] && n_forms=0 || n_forms=$n
+  for ((i = 0; i < n_forms; i++)); do
+    cat <<EOF
+
+/// Form $i
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, elicit_core::Elicit)]
+struct Form$i {
+    name_$i: String,
+    count_$i: u8,
+    choice_$i: Choice$i,
+    flag_$i: bool,
+}
+
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, elicit_core::Elicit)]
+enum Choice$i {
+    First$i,
+    Second$i,
+}
+EOF
+    if [ "$way" = rmcp ]; then echo "rmcp::elicit_safe!(Form$i);"; fi
+  done
+  cat <<'EOF'
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+EOF
+  case $way in
+    ask | fleet) echo '        let ask = elicit_core::ask::Ask::new(&request, &context);' ;;
+    *) echo '        let _ = &context;' ;;
+  esac
+  echo '        match request.name.as_ref() {'
+  for ((i = 0; i < n; i++)); do
+    case $way in
+      ask | fleet) cat <<EOF
+            "tool_$i" => ask
+                .run(async {
+                    let answer = ask.form::<Form$i>("form").await?;
+                    let text = serde_json::to_string(&answer).unwrap_or_default();
+                    Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+                })
+                .await
+                .into_response(),
+EOF
+      ;;
+      rmcp) cat <<EOF
+            "tool_$i" => {
+                let answer = context.peer.elicit::<Form$i>("Form $i").await;
+                let text = match answer {
+                    Ok(answer) => serde_json::to_string(&answer).unwrap_or_default(),
+                    Err(e) => e.to_string(),
+                };
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+            }
+EOF
+      ;;
+      plain) cat <<EOF
+            "tool_$i" => Ok(CallToolResult::success(vec![ContentBlock::text("form $i")]).into()),
+EOF
+      ;;
+    esac
+  done
+  cat <<'EOF'
+            _ => Err(ErrorData::invalid_params("no such tool", None)),
+        }
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+EOF
+  if [ "$way" = fleet ]; then
+    cat <<'EOF'
+    let url = std::env::var("REDIS_URL")?;
+    let store = elicit_core::ask::RedisStore::open(url.as_str(), "bench:")?;
+    let key = elicit_core::ask::StateKey::new(std::env::var("SECRET")?)?.with_store(store);
+    key.install().map_err(|_| "a key was installed already")?;
+EOF
+  fi
+  cat <<'EOF'
+    Server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+    Ok(())
+}
+EOF
+}
+
+# Growth: servers of 1 and 9 forms, each form its own struct and tool, three ways (Ask, rmcp's
+# own typed path, a fixed text), and a fleet server of 1 form; stripped release sizes, and the
+# CPU time (user + system) of building each server's own unit once its dependencies are built.
+growth() {
+  local dir=$work/growth way n
+  mkdir -p "$dir/src/bin"
+  cat > "$dir/Cargo.toml" <<EOF
+[package]
+name = "growth"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+elicit-core = { path = "$root/elicit-core", features = ["rmcp", "redis"] }
+serde = { version = "1.0.229", features = ["derive"] }
+serde_json = "1"
+schemars = "1.2.3"
+rmcp = { version = "3.11", default-features = false, features = ["server", "elicitation", "schemars", "request-state", "transport-io"] }
+tokio = { version = "1", features = ["rt", "macros", "io-std"] }
+
+[profile.release]
+strip = true
+
+[workspace]
+EOF
+  rm -f "$dir"/src/bin/*.rs
+  for way in plain rmcp ask; do
+    for n in 1 9; do
+      growth_server "$way" "$n" > "$dir/src/bin/${way}_$n.rs"
+    done
+  done
+  growth_server fleet 1 > "$dir/src/bin/fleet_1.rs"
+  (cd "$dir" && cargo build -q --release --bins)
+  local TIMEFORMAT='%U %S' bin cpu
+  local -A size secs
+  for bin in plain_1 plain_9 rmcp_1 rmcp_9 ask_1 ask_9 fleet_1; do
+    size[$bin]=$(stat -c %s "$dir/target/release/$bin")
+    touch "$dir/src/bin/$bin.rs"
+    cpu=$( { time (cd "$dir" && cargo build -q --release --bin "$bin"); } 2>&1 | tail -n 1)
+    secs[$bin]=$(awk -v t="$cpu" 'BEGIN { split(t, a, " "); print a[1] + a[2] }')
+  done
+  for way in rmcp ask; do
+    awk -v w="$way" -v p1="${size[plain_1]}" -v p9="${size[plain_9]}" \
+      -v a1="${size[${way}_1]}" -v a9="${size[${way}_9]}" \
+      -v t1="${secs[${way}_1]}" -v t9="${secs[${way}_9]}" \
+      -v u1="${secs[plain_1]}" -v u9="${secs[plain_9]}" 'BEGIN {
+      printf "growth: %s: the first form adds %.2f MB to the fixed-text server; each further form with its tool adds %.1f KB (a fixed-text tool %.1f KB) and %.2f s of CPU to the build of the server (a fixed-text tool %.2f s)\n",
+        w, (a1 - p1) / 1e6, (a9 - a1) / 8 / 1e3, (p9 - p1) / 8 / 1e3, (t9 - t1) / 8, (u9 - u1) / 8
+    }'
+  done
+  awk -v p1="${size[plain_1]}" -v f1="${size[fleet_1]}" 'BEGIN {
+    printf "growth: fleet: one form, its rounds in Redis (RedisStore): adds %.2f MB to the fixed-text server of %.2f MB\n", (f1 - p1) / 1e6, p1 / 1e6
+  }'
 }
 
 bloat() {
