@@ -72,13 +72,19 @@ pub struct FormField {
 /// in the part's place. Empty where serde's derive did not list `T`'s fields (a hand-written
 /// `Deserialize`), so that the schema's own order stands. Two of one name are an error.
 pub fn form_fields<T: Elicit>() -> Result<Vec<FormField>, SchemaError> {
-    let names = T::__elicit_own_names();
     let owner = std::any::type_name::<T>();
-    let own = T::__ELICIT_FIELDS
-        .iter()
-        .filter(|h| h.part.is_none())
-        .count();
-    let parts = T::__ELICIT_FIELDS.len() - own;
+    fields_in(T::__elicit_own_names(), owner, T::__ELICIT_FIELDS)
+}
+
+/// The part of [`form_fields`] that does not depend on the type: `owner`'s own fields are
+/// `names`, with their hooks and its parts' in `hooks`.
+fn fields_in(
+    names: &'static [&'static str],
+    owner: &'static str,
+    hooks: &'static [FieldHooks],
+) -> Result<Vec<FormField>, SchemaError> {
+    let own = hooks.iter().filter(|h| h.part.is_none()).count();
+    let parts = hooks.len() - own;
     if names.is_empty() && parts == 0 {
         return Ok(Vec::new());
     }
@@ -93,7 +99,7 @@ pub fn form_fields<T: Elicit>() -> Result<Vec<FormField>, SchemaError> {
     }
     let mut names = names.iter();
     let mut fields: Vec<FormField> = Vec::new();
-    for hooks in T::__ELICIT_FIELDS {
+    for hooks in hooks {
         let joined = match hooks.part {
             Some(part) => part()?,
             // As many names as own fields: checked above.
