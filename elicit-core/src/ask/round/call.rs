@@ -8,7 +8,7 @@
 //! [`Step`](crate::ask::question::step::Step)'s.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Map, Value};
@@ -30,9 +30,6 @@ use crate::protocol::input::InputRequests;
 pub(crate) struct CallMachine {
     /// The call's carried state, opened on first use.
     pub(crate) carried: Option<Result<Carried, StateError>>,
-    /// The awaits this round's `inputResponses` answered, by key and index: their answers
-    /// arrived now (for traces).
-    fresh: BTreeSet<(String, usize)>,
     /// The round a verified state names, for its claim.
     round: Option<RoundOf>,
     /// Why the call started over, if it did: its questions say so.
@@ -43,14 +40,8 @@ pub(crate) struct CallMachine {
     claimed: Option<Machine>,
     /// This round's unanswered questions (2026-07-28).
     pending: InputRequests,
-    /// Which await of its key each of this round's questions is.
-    pending_at: BTreeMap<String, usize>,
-    /// Every attempt at each key, as of its last await.
-    attempts: BTreeMap<String, Vec<Attempt>>,
-    /// How many times the body awaited each key in this run.
-    awaits: BTreeMap<String, usize>,
-    /// The keys whose last await in this run ended declined: a decline is final.
-    declined: BTreeSet<String>,
+    /// What the call knows of each key.
+    keys: BTreeMap<String, KeyState>,
     /// Rounds of live requests so far (before 2026-07-28), for the round cap.
     live_rounds: u32,
     /// Inside [`Ask::all`](crate::ask::Ask::all): the live rounds its questions counted, and
@@ -149,23 +140,43 @@ struct Batch {
     /// The live rounds the batch counted: its questions' first attempts share the first, their
     /// second attempts the second, and so on.
     rounds: usize,
-    /// The keys asked.
-    keys: BTreeSet<String>,
+}
+
+/// What the call knows of one key.
+#[derive(Default)]
+struct KeyState {
+    /// Every attempt at it, as of its last await.
+    attempts: Vec<Attempt>,
+    /// How many times the body awaited it in this run.
+    awaits: usize,
+    /// Whether its last await in this run ended declined: a decline is final.
+    declined: bool,
+    /// Which await of it this round's question is, where it asks one (2026-07-28).
+    pending_at: Option<usize>,
+    /// The awaits this round's `inputResponses` answered: their answers arrived now (for
+    /// traces).
+    fresh: Vec<usize>,
+    /// Whether the current [`Ask::all`](crate::ask::Ask::all) asked it.
+    batched: bool,
 }
 
 impl CallMachine {
     /// The body starts a run: each key's awaits count from the first again.
     pub(crate) fn begin_run(&mut self) {
         self.running = true;
-        self.awaits.clear();
-        self.declined.clear();
+        for state in self.keys.values_mut() {
+            state.awaits = 0;
+            state.declined = false;
+        }
     }
 
     /// The body's run ended: what this round asks for, and which await of its key each
     /// question is.
     pub(crate) fn end_run(&mut self) -> (InputRequests, BTreeMap<String, usize>) {
         self.running = false;
-        let at = std::mem::take(&mut self.pending_at);
+        let at = (self.keys.iter_mut())
+            .filter_map(|(key, state)| Some((key.clone(), state.pending_at.take()?)))
+            .collect();
         (std::mem::take(&mut self.pending), at)
     }
 
@@ -175,24 +186,23 @@ impl CallMachine {
         if !self.running {
             return Err(Interrupt::OutsideRun);
         }
-        if let Some(batch) = self.batch.as_mut()
-            && !batch.keys.insert(key.to_owned())
-        {
+        let batch = self.batch.is_some();
+        let state = self.keys.entry(key.to_owned()).or_default();
+        if batch && std::mem::replace(&mut state.batched, true) {
             return Err(Interrupt::KeyReused {
                 key: key.to_owned(),
             });
         }
-        if self.declined.contains(key) {
+        if state.declined {
             return Ok(None);
         }
         // An earlier await of the key is waiting for its answer in this round (the body went
         // on past it without `?`): this one is asked once that one is answered.
-        if self.pending_at.contains_key(key) {
+        if state.pending_at.is_some() {
             return Err(Interrupt::InputRequired);
         }
-        let awaits = self.awaits.entry(key.to_owned()).or_default();
-        *awaits += 1;
-        Ok(Some(*awaits - 1))
+        state.awaits += 1;
+        Ok(Some(state.awaits - 1))
     }
 
     /// The step of the `index`-th await of `question`'s key, as the call's state knows it:
@@ -252,21 +262,20 @@ impl CallMachine {
     /// The `index`-th await of `key` asks `request` in this round.
     pub(crate) fn pend(&mut self, key: &str, index: usize, request: &Request) {
         self.pending.add(key, request);
-        self.pending_at.insert(key.to_owned(), index);
+        self.keys.entry(key.to_owned()).or_default().pending_at = Some(index);
     }
 
     /// The question under `key` ended with `attempts`; where its final answer was a decline,
     /// `declined`, every later await of the key in this run is answered with it.
     pub(crate) fn settled(&mut self, key: &str, attempts: Vec<Attempt>, declined: bool) {
-        if declined {
-            self.declined.insert(key.to_owned());
-        }
-        self.attempts.insert(key.to_owned(), attempts);
+        let state = self.keys.entry(key.to_owned()).or_default();
+        state.declined |= declined;
+        state.attempts = attempts;
     }
 
     /// Every attempt at the question under `key` so far.
     pub(crate) fn attempts(&self, key: &str) -> &[Attempt] {
-        self.attempts.get(key).map_or(&[], Vec::as_slice)
+        self.keys.get(key).map_or(&[], |state| &state.attempts)
     }
 
     /// Counts a live request, the question's attempt number `attempt` (0 for its first),
@@ -297,6 +306,9 @@ impl CallMachine {
     /// The questions of one `all` begin, or (`false`) end.
     pub(crate) fn batch(&mut self, open: bool) {
         self.batch = open.then(Batch::default);
+        for state in self.keys.values_mut() {
+            state.batched = false;
+        }
     }
 
     /// The value of the next progress notification: higher than the last.
@@ -378,7 +390,9 @@ impl CallMachine {
         fresh.seen.push(carried.generation.clone());
         self.carried = Some(Ok(fresh));
         self.round = None;
-        self.fresh.clear();
+        for state in self.keys.values_mut() {
+            state.fresh.clear();
+        }
         self.restart = Some(Restart::Forgotten);
         Ok(lost)
     }
@@ -506,7 +520,7 @@ impl CallMachine {
             let reply = carry::carry(kind, reply);
             answers.insert(key.clone(), reply.clone());
             carried.push_reply(&key, index, reply, Some(took));
-            self.fresh.insert((key, index));
+            self.keys.entry(key).or_default().fresh.push(index);
         }
         self.round = Some(RoundOf {
             number: carried.round,
@@ -519,7 +533,9 @@ impl CallMachine {
 
     /// Whether this round's `inputResponses` answered the `index`-th await of `key`.
     pub(crate) fn answered_now(&self, key: &str, index: usize) -> bool {
-        self.fresh.contains(&(key.to_owned(), index))
+        self.keys
+            .get(key)
+            .is_some_and(|state| state.fresh.contains(&index))
     }
 }
 
