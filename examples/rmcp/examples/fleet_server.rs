@@ -57,13 +57,13 @@ use rmcp::{tool, tool_handler, tool_router};
 
 /// Which invoice should be paid?
 #[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, Elicit)]
-struct Invoice {
+pub struct Invoice {
     /// The invoice's number
     #[schemars(length(min = 1, max = 20))]
-    number: String,
+    pub number: String,
     /// The amount to pay, in euros
     #[schemars(range(min = 1, max = 10000))]
-    amount: u32,
+    pub amount: u32,
 }
 
 #[derive(Clone)]
@@ -89,17 +89,7 @@ impl Fleet {
             {
                 std::thread::sleep(blocking);
             }
-            match pay(&key, &invoice, ask.taken_over()) {
-                Ok(()) => {}
-                // The service refused before acting: nothing was paid, so the client's retry
-                // of this round may try again.
-                Err(Payment::Refused(e)) => {
-                    return Err(Interrupt::retryable(RpcError::internal(e)));
-                }
-                // It may have paid: the ending is recorded and never run again, and a new
-                // call would pay under a new key, so the client is told to check first.
-                Err(Payment::Unknown(e)) => return Err(RpcError::internal(e).into()),
-            }
+            paid(pay(&key, &invoice, ask.taken_over()))?;
             if let Some(confirming) = millis("FLEET_PAY_MS") {
                 tokio::time::sleep(confirming).await;
             }
@@ -118,9 +108,22 @@ impl Fleet {
 )]
 impl rmcp::ServerHandler for Fleet {}
 
+/// What a payment's outcome means for the call.
+pub fn paid(outcome: Result<(), Payment>) -> Result<(), Interrupt> {
+    match outcome {
+        Ok(()) => Ok(()),
+        // The service refused before acting: nothing was paid, so the client's retry of this
+        // round may try again.
+        Err(Payment::Refused(e)) => Err(Interrupt::retryable(RpcError::internal(e))),
+        // It may have paid: the ending is recorded and never run again, and a new call would
+        // pay under a new key, so the client is told to check first.
+        Err(Payment::Unknown(e)) => Err(RpcError::internal(e).into()),
+    }
+}
+
 /// Why a payment failed, as a payment service says it: refused before it acted (nothing was
 /// paid), or failed after it may have (the payment may stand).
-enum Payment {
+pub enum Payment {
     Refused(String),
     Unknown(String),
 }
@@ -128,7 +131,7 @@ enum Payment {
 /// Pays `invoice` under the idempotency key `key`, as a payment service would: a second
 /// payment under one key is the first. `taken_over` marks the attempt of a body that runs as
 /// a take-over.
-fn pay(key: &str, invoice: &Invoice, taken_over: bool) -> Result<(), Payment> {
+pub fn pay(key: &str, invoice: &Invoice, taken_over: bool) -> Result<(), Payment> {
     let Some(ledger) = std::env::var_os("FLEET_LEDGER").map(std::path::PathBuf::from) else {
         eprintln!("paid {} {}", invoice.number, invoice.amount);
         return Ok(());
