@@ -459,36 +459,55 @@ impl Ask {
     where
         R: Serialize + DeserializeOwned,
     {
+        // Only the body's own polls are made for each body: the claim, the end of the round
+        // and its record are made once for each result type, or once.
+        let held = match self.begin().await {
+            Begun::Run(held) => held,
+            Begun::Ran(recorded) => return round::replayed(recorded),
+            Begun::Stopped(stop) => return Asked::Stopped(stop),
+        };
+        let fence = held.as_ref().map(|(held, _)| held.fenced());
+        let asked = match caught(fence, body).await {
+            Ok(result) => self.end_run(result).await,
+            Err(stop) => Asked::Stopped(stop),
+        };
+        if let Some((held, unsettled)) = held {
+            held.settle(round::record_of(&asked)).await;
+            unsettled.settled();
+        }
+        asked
+    }
+
+    /// Everything before the body: the state opened, the round claimed (or its recorded ending
+    /// found, or the call started over), and the keeper started on a round the call holds.
+    fn begin(&self) -> Boxed<'_, Begun> {
+        Box::pin(self.begun())
+    }
+
+    async fn begun(&self) -> Begun {
         if let Err(refused) = self.carried(|_| Ok(())) {
-            return Asked::Stopped(refused);
+            return Begun::Stopped(refused);
         }
         let held = match self.claim().await {
             Ok(Claimed::Unclaimed) => None,
             Ok(Claimed::Ours(held)) => Some(held),
-            Ok(Claimed::Ran(recorded)) => return recorded,
-            Ok(Claimed::Forgotten) => {
-                if let Err(stop) = self.start_over().await {
-                    return Asked::Stopped(stop);
-                }
-                None
+            Ok(Claimed::Ran(recorded)) => return Begun::Ran(recorded),
+            Ok(Claimed::Forgotten) => match self.start_over().await {
+                Ok(()) => None,
+                Err(stop) => return Begun::Stopped(stop),
+            },
+            Err(stop) => return Begun::Stopped(stop),
+        };
+        let held = match held {
+            Some(held) => {
+                held.keep().await;
+                let unsettled = held.guard();
+                Some((held, unsettled))
             }
-            Err(stop) => return Asked::Stopped(stop),
+            None => None,
         };
-        let Some(held) = held else {
-            return self.run_body(body).await;
-        };
-        held.keep().await;
-        let unsettled = held.guard();
-        // The fence first: a body whose claim may lapse stops at its next await, even where it
-        // is ready to end.
-        let asked = tokio::select! {
-            biased;
-            stop = held.fenced() => Asked::Stopped(stop),
-            asked = self.run_body(body) => asked,
-        };
-        held.settle(&asked).await;
-        unsettled.settled();
-        asked
+        self.lock().begin_run();
+        Begun::Run(held)
     }
 
     /// Whether this run of the round is a take-over: an earlier run of the same retry held the
@@ -502,21 +521,13 @@ impl Ask {
         self.lock().taken_over()
     }
 
-    /// Runs the body and ends the round: its result, the questions it is waiting for, or its
-    /// stop. A panic in the body is its stop.
-    async fn run_body<R>(&self, body: impl Future<Output = Result<R, Interrupt>>) -> Asked<R> {
-        self.lock().begin_run();
-        let result = match caught(body).await {
-            Ok(result) => result,
-            Err(panic) => {
-                trace::panicked(&panic);
-                Err(Interrupt::Error(RpcError::internal("the tool failed")))
-            }
-        };
+    /// Ends the body's run: its result, the questions it is waiting for, or its stop.
+    async fn end_run<R>(&self, result: Result<R, Interrupt>) -> Asked<R> {
         let (pending, at) = self.lock().end_run();
         match result {
             Ok(_) | Err(Interrupt::InputRequired) if !pending.is_empty() => {
-                match self.end_round(pending, at).await {
+                let end_round: Boxed<'_, _> = Box::pin(self.end_round(pending, at));
+                match end_round.await {
                     Ok(required) => Asked::InputRequired(required),
                     Err(e) => Asked::Stopped(e),
                 }
@@ -706,19 +717,46 @@ impl Served {
     }
 }
 
-/// The output of `body`, or what it panicked with.
-async fn caught<F: Future>(body: F) -> Result<F::Output, String> {
+/// A step of a call, boxed: made once, whatever body or result type the call has.
+type Boxed<'a, T> = std::pin::Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What the call comes to before its body runs.
+enum Begun {
+    /// The body runs, in the round the call holds, where it holds one.
+    Run(Option<(round::Held, round::Unsettled)>),
+    /// The round ran: its recorded ending, for the call to end with again.
+    Ran(Asked<Value>),
+    /// The call stops before its body.
+    Stopped(Interrupt),
+}
+
+/// The output of `body`; or, as the stop it comes to, what it panicked with, or the fence's
+/// stop, which is polled first: a body whose claim may lapse stops at its next await, even
+/// where it is ready to end. The fence's stop is the outer error: the body's run did not end.
+async fn caught<T>(
+    fence: Option<Boxed<'_, Interrupt>>,
+    body: impl Future<Output = Result<T, Interrupt>>,
+) -> Result<Result<T, Interrupt>, Interrupt> {
     let mut body = std::pin::pin!(body);
+    let mut fence = fence;
     std::future::poll_fn(move |context| {
+        if let Some(Poll::Ready(stop)) = fence.as_mut().map(|f| f.as_mut().poll(context)) {
+            return Poll::Ready(Err(stop));
+        }
         match std::panic::catch_unwind(AssertUnwindSafe(|| body.as_mut().poll(context))) {
             Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
             Ok(Poll::Pending) => Poll::Pending,
-            Err(panic) => Poll::Ready(Err(panic
-                .downcast_ref::<&str>()
-                .map(|text| (*text).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".to_owned()))),
+            Err(panic) => Poll::Ready(Ok(Err(panicked(&*panic)))),
         }
     })
     .await
+}
+
+/// The stop of a body that panicked with `panic`, traced.
+fn panicked(panic: &(dyn std::any::Any + Send)) -> Interrupt {
+    let text = (panic.downcast_ref::<&str>().map(|text| (*text).to_owned()))
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned());
+    trace::panicked(&text);
+    Interrupt::Error(RpcError::internal("the tool failed"))
 }

@@ -19,7 +19,7 @@ use super::asked::{Asked, Ending, Interrupt};
 use super::key::StateKey;
 use super::state::StateError;
 use super::store::{Round, RoundStore};
-use super::{Ask, trace};
+use super::{Ask, Boxed, trace};
 use crate::protocol::input::{InputRequests, InputRequired};
 use crate::protocol::jsonrpc::RpcError;
 use call::{CallMachine, Hold};
@@ -39,7 +39,7 @@ const FENCED_LOST: &str = "this round was taken over by another copy of the same
 /// writes it.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum Recorded {
+pub(super) enum Recorded {
     Done(Value),
     InputRequired {
         requests: Map<String, Value>,
@@ -49,13 +49,13 @@ enum Recorded {
 }
 
 /// What claiming a retry's round came to.
-pub(super) enum Claimed<R> {
+pub(super) enum Claimed {
     /// The call carries no state: there is no round to claim.
     Unclaimed,
     /// The round is this call's to run.
     Ours(Held),
     /// The round ran: its ending, for the call to end with again.
-    Ran(Asked<R>),
+    Ran(Asked<Value>),
     /// The store may have lost the round: the call starts over.
     Forgotten,
 }
@@ -90,7 +90,7 @@ fn now() -> Instant {
 impl Ask {
     /// Claims the round of a retry whose state verified, waiting, with a growing pause between
     /// claims, up to [`StateKey::claim_wait`] for the same retry running elsewhere.
-    pub(super) async fn claim<R: DeserializeOwned>(&self) -> Result<Claimed<R>, Interrupt> {
+    pub(super) async fn claim(&self) -> Result<Claimed, Interrupt> {
         let Some((round, context)) = self.round() else {
             return Ok(Claimed::Unclaimed);
         };
@@ -151,7 +151,11 @@ impl Held {
 
     /// Waits until the body must stop, and says why, as the call's stop: woken by the keeper
     /// (a renewal refused), or by the fence's own time.
-    pub(super) async fn fenced(&self) -> Interrupt {
+    pub(super) fn fenced(&self) -> Boxed<'_, Interrupt> {
+        Box::pin(self.fence())
+    }
+
+    async fn fence(&self) -> Interrupt {
         loop {
             let notified = self.0.fenced.notified();
             let wake = match self.0.machine(|m| m.watch(now())) {
@@ -172,13 +176,17 @@ impl Held {
         }
     }
 
-    /// Records what the round came to, whatever it was, or releases it where it stopped before
-    /// any effect could have happened, so that the client's retry runs. A record that fails is
-    /// left to the keeper, which tries again while the claim holds.
-    pub(super) async fn settle<R: Serialize>(&self, asked: &Asked<R>) {
-        let ending = match asked {
-            Asked::Stopped(stop) if stop.releases_round() => None,
-            asked => match self.0.seal(&Recorded::of(asked)) {
+    /// Records what the round came to, whatever it was, or releases it (`None`) where it
+    /// stopped before any effect could have happened, so that the client's retry runs. A
+    /// record that fails is left to the keeper, which tries again while the claim holds.
+    pub(super) fn settle(&self, recorded: Option<Recorded>) -> Boxed<'_, ()> {
+        Box::pin(self.settled(recorded))
+    }
+
+    async fn settled(&self, recorded: Option<Recorded>) {
+        let ending = match recorded {
+            None => None,
+            Some(recorded) => match self.0.seal(&recorded) {
                 Some(sealed) => Some(sealed),
                 None => return self.0.give_up(),
             },
@@ -280,41 +288,33 @@ async fn keeper(shared: Arc<Shared>) {
     }
 }
 
-impl Recorded {
-    fn of<R: Serialize>(asked: &Asked<R>) -> Recorded {
-        match asked {
-            Asked::Done(result) => match serde_json::to_value(result) {
-                Ok(result) => Recorded::Done(result),
-                Err(e) => Recorded::Stopped(Ending::Rpc(RpcError::internal(format!(
-                    "the tool's result cannot be recorded: {e}"
-                )))),
-            },
-            Asked::InputRequired(required) => Recorded::InputRequired {
-                requests: required.requests().entries().clone(),
-                state: required.request_state().map(str::to_owned),
-            },
-            Asked::Stopped(stop) => Recorded::Stopped(stop.ending()),
-        }
-    }
+/// What a round that ended as `asked` records; `None` where it releases the round, having
+/// stopped before any effect could have happened.
+pub(super) fn record_of<R: Serialize>(asked: &Asked<R>) -> Option<Recorded> {
+    Some(match asked {
+        Asked::Done(result) => match serde_json::to_value(result) {
+            Ok(result) => Recorded::Done(result),
+            Err(e) => Recorded::Stopped(Ending::Rpc(RpcError::internal(format!(
+                "the tool's result cannot be recorded: {e}"
+            )))),
+        },
+        Asked::InputRequired(required) => Recorded::InputRequired {
+            requests: required.requests().entries().clone(),
+            state: required.request_state().map(str::to_owned),
+        },
+        Asked::Stopped(stop) if stop.releases_round() => return None,
+        Asked::Stopped(stop) => Recorded::Stopped(stop.ending()),
+    })
 }
 
-/// The ending a round recorded, as the call ends with it again.
-fn replay<R: DeserializeOwned>(key: &StateKey, sealed: &str, context: &[u8]) -> Asked<R> {
-    let unreadable = |e: String| {
-        trace::state_failed(&StateError::Unreadable(e));
-        Asked::Stopped(Interrupt::Error(RpcError::internal(
-            "this round ran, but its recorded ending cannot be read; call the tool again to start over",
-        )))
-    };
+/// The ending a round recorded, as the call ends with it again, its result as JSON.
+fn replay(key: &StateKey, sealed: &str, context: &[u8]) -> Asked<Value> {
     let recorded = match key.open_bytes(sealed, context) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| e.to_string()),
         Err(e) => Err(e.to_string()),
     };
     match recorded {
-        Ok(Recorded::Done(result)) => match serde_json::from_value(result) {
-            Ok(result) => Asked::Done(result),
-            Err(e) => unreadable(e.to_string()),
-        },
+        Ok(Recorded::Done(result)) => Asked::Done(result),
         Ok(Recorded::InputRequired { requests, state }) => {
             let required = InputRequired::new(InputRequests::from_entries(requests));
             Asked::InputRequired(match state {
@@ -325,6 +325,26 @@ fn replay<R: DeserializeOwned>(key: &StateKey, sealed: &str, context: &[u8]) -> 
         Ok(Recorded::Stopped(ending)) => Asked::Stopped(Interrupt::Recorded(ending)),
         Err(e) => unreadable(e),
     }
+}
+
+/// A recorded ending, its result read as the tool's own.
+pub(super) fn replayed<R: DeserializeOwned>(recorded: Asked<Value>) -> Asked<R> {
+    match recorded {
+        Asked::Done(result) => match serde_json::from_value(result) {
+            Ok(result) => Asked::Done(result),
+            Err(e) => unreadable(e.to_string()),
+        },
+        Asked::InputRequired(required) => Asked::InputRequired(required),
+        Asked::Stopped(stop) => Asked::Stopped(stop),
+    }
+}
+
+/// The ending of a round whose recorded ending cannot be read (traced).
+fn unreadable<R>(e: String) -> Asked<R> {
+    trace::state_failed(&StateError::Unreadable(e));
+    Asked::Stopped(Interrupt::Error(RpcError::internal(
+        "this round ran, but its recorded ending cannot be read; call the tool again to start over",
+    )))
 }
 
 /// Records a claimed round as stopped mid-way if the call never settles it: the call's future
