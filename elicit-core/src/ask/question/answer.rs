@@ -8,10 +8,13 @@ use serde_json::{Value, json};
 use super::carry;
 use super::retry::{Attempt, AttemptOutcome};
 use super::step::{self, Next, Read, Step};
-use super::{Asking, Facts, Question, outcome};
+use super::{Asking, Facts, Question};
+use crate::ElicitAction;
+use crate::ask::Boxed;
 use crate::ask::asked::Interrupt;
 use crate::ask::port::SendError;
 use crate::ask::{Ask, trace};
+use crate::error::ElicitError;
 use crate::protocol::client::Capability;
 use crate::protocol::client::Request;
 use crate::protocol::jsonrpc::RpcError;
@@ -52,7 +55,8 @@ impl Ask {
         self.port.progress(progress, message).await;
     }
 
-    /// The typed answer to one question.
+    /// The typed answer to one question. Only its read is made for each question's type; the
+    /// asking is [`answered`](Ask::answered), made once.
     pub(crate) async fn answer<Q: Question>(&self, question: &Q) -> Result<Q::Output, Interrupt> {
         let mut last = None;
         let mut read = |reply: &Value| {
@@ -60,36 +64,58 @@ impl Ask {
                 Some(error) => Err(error),
                 None => question.read(reply),
             };
-            let outcome = outcome::<Q>(&answer);
+            last = None;
+            let answer = answer?;
+            let action = Q::action(&answer);
             last = Some(answer);
-            outcome
+            Ok(action)
         };
-        let asking = question.asking();
-        let version = self.version()?;
-        let carries = |request: &Request| self.port.carries(request);
-        let url_ids = asking.needs() == Capability::Url && !version.has_input_requests();
-        let facts = Facts {
-            version,
-            shows: self.supports(asking.needs()),
-            argument: self.argument(asking.key()),
-            carries: &carries,
-            deadline: asking.deadline().unwrap_or(self.deadline),
-            structured: self.structured(),
-            call_id: if url_ids { self.call_id().ok() } else { None },
-        };
-        let resolved = self.resolve(asking, &facts, &mut read).await;
-        let attempt = self.lock().attempts(asking.key()).last().cloned();
-        let answer = match (resolved, last) {
-            (Err(stop), _) => Err(stop),
-            (Ok(()), Some(Ok(answer))) => Ok(answer),
-            (Ok(()), Some(Err(error))) => {
-                Err(step::refused(asking, &facts, error, attempt.as_ref()))
-            }
-            (Ok(()), None) => Err(Interrupt::Error(RpcError::internal(
-                "a question ended without an answer",
-            ))),
-        };
+        let (answered, attempt) = self.answered(question.asking(), &mut read).await?;
+        let answer = answered.and_then(|()| last.ok_or_else(no_answer));
         question.settle(answer, attempt.as_ref())
+    }
+
+    /// Asks one question, whatever its answer's type, reading each reply with `typed`: how the
+    /// asking ended, and the attempt that ended it. An error is a stop before anything was
+    /// asked, which the question's own settling does not see.
+    fn answered<'a, 'r: 'a>(
+        &'a self,
+        asking: &'a dyn Asking,
+        typed: &'a mut Typed<'r>,
+    ) -> Boxed<'a, Result<Answered, Interrupt>> {
+        Box::pin(async move {
+            // The last read's error, where it broke the form; `None` before any read.
+            let mut last: Option<Option<ElicitError>> = None;
+            let mut read = |reply: &Value| {
+                let read = typed(reply);
+                let outcome = AttemptOutcome::from_action(read.as_ref().copied());
+                last = Some(read.err());
+                outcome
+            };
+            let version = self.version()?;
+            let carries = |request: &Request| self.port.carries(request);
+            let url_ids = asking.needs() == Capability::Url && !version.has_input_requests();
+            let facts = Facts {
+                version,
+                shows: self.supports(asking.needs()),
+                argument: self.argument(asking.key()),
+                carries: &carries,
+                deadline: asking.deadline().unwrap_or(self.deadline),
+                structured: self.structured(),
+                call_id: if url_ids { self.call_id().ok() } else { None },
+            };
+            let resolved = self.resolve(asking, &facts, &mut read).await;
+            let attempt = self.lock().attempts(asking.key()).last().cloned();
+            let answered = match (resolved, last) {
+                (Err(stop), _) => Err(stop),
+                (Ok(()), Some(None)) => Ok(()),
+                (Ok(()), Some(Some(error))) => {
+                    Err(step::refused(asking, &facts, error, attempt.as_ref()))
+                }
+                (Ok(()), None) => Err(no_answer()),
+            };
+            Ok((answered, attempt))
+        })
     }
 
     /// Drives one question's [`Step`] to its end: it loads the replies the question has had,
@@ -224,6 +250,17 @@ impl Drop for BatchGuard<'_> {
         self.0.lock().batch(false);
     }
 }
+
+/// What a question comes to that ended without a read answer: a fault of the engine's.
+fn no_answer() -> Interrupt {
+    Interrupt::Error(RpcError::internal("a question ended without an answer"))
+}
+
+/// How a question's asking ended, and the attempt that ended it.
+type Answered = (Result<(), Interrupt>, Option<Attempt>);
+
+/// A question's own read of a reply: what the user did, or how the reply broke the form.
+pub(crate) type Typed<'r> = dyn FnMut(&Value) -> Result<ElicitAction, ElicitError> + Send + 'r;
 
 /// A reply as the question's form holds it: on 2025-06-18, a multi-select's boxes folded back
 /// into its list ([`RequestedSchema::unfold_reply`](crate::schema::RequestedSchema::unfold_reply)).

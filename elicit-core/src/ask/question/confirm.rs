@@ -157,7 +157,7 @@ impl sealed::Asks for ConfirmQuestion<'_> {
     }
 
     fn asking(&self) -> &dyn Asking {
-        &self.form
+        sealed::Asks::asking(&self.form)
     }
 
     fn read(&self, reply: &Value) -> Result<Confirmation, ElicitError> {

@@ -27,7 +27,7 @@ use crate::result::{ElicitAction, ElicitResult};
 use crate::schema::RequestedSchema;
 use crate::schema::request::FormRequest;
 use crate::version::ProtocolVersion;
-use retry::{Attempt, AttemptOutcome, RetryPolicy};
+use retry::{Attempt, RetryPolicy};
 
 impl Ask {
     /// Asks for a `T` under `key`, with `T`'s message and its schema for the request's
@@ -59,10 +59,12 @@ impl Ask {
     ) -> FormQuestion<'a, Content> {
         FormQuestion {
             ask: self,
-            core: Core::new(self.retry, key.into(), Some(message.into())),
-            schema,
-            message: "",
-            trace: "runtime",
+            form: FormAsking {
+                core: Core::new(self.retry, key.into(), Some(message.into())),
+                schema,
+                message: "",
+                trace: "runtime",
+            },
             read: |schema, reply| schema.parse_reply_value(reply),
         }
     }
@@ -354,18 +356,13 @@ fn keeping(
     }
 }
 
-/// The outcome of one parsed answer to `Q`, for the retry policy.
-pub(crate) fn outcome<Q: Question>(answer: &Result<Q::Output, ElicitError>) -> AttemptOutcome {
-    AttemptOutcome::from_action(answer.as_ref().map(Q::action))
-}
-
 /// The settings of a form question, written once for the form and the confirmation.
 macro_rules! form_settings {
-    () => {
+    ($($core:ident).+) => {
         /// Asks again as `policy` allows: once more after a cancel, and with the violations in the
         /// message after invalid content. On 2026-07-28 each new attempt is another round.
         pub fn retrying(mut self, policy: RetryPolicy) -> Self {
-            self.core.policy = policy;
+            self.$($core).+.policy = policy;
             self
         }
 
@@ -387,7 +384,7 @@ macro_rules! form_settings {
         /// type, so that a malformed answer meets the form's rules instead of `Parameters`' own
         /// error.
         pub fn or_arguments(mut self) -> Self {
-            self.core.arguments = true;
+            self.$($core).+.arguments = true;
             self
         }
 
@@ -404,7 +401,7 @@ macro_rules! form_settings {
         /// carry a yes nobody was shown. Opt in only for a question whose answer the client may
         /// as well give as an argument.
         pub fn accepting_unasked(mut self) -> Self {
-            self.core.unasked = true;
+            self.$($core).+.unasked = true;
             self
         }
     };
@@ -412,18 +409,18 @@ macro_rules! form_settings {
 
 /// The settings of every question's waits, written once for each.
 macro_rules! live_settings {
-    () => {
+    ($($core:ident).+) => {
         /// Waits `deadline` for the answer, live or in a round (see [`Ask::with_deadline`]);
         /// then the question ends as a cancel that timed out.
         pub fn deadline(mut self, deadline: Duration) -> Self {
-            self.core.deadline = Some(deadline);
+            self.$($core).+.deadline = Some(deadline);
             self
         }
 
         /// Sends progress every `interval` while a live request waits (see
         /// [`Ask::with_keep_alive`]).
         pub fn keep_alive(mut self, interval: Duration) -> Self {
-            self.core.keep_alive = Some(interval);
+            self.$($core).+.keep_alive = Some(interval);
             self
         }
     };
@@ -441,6 +438,14 @@ pub(super) type Answering<'a, O> = Pin<Box<dyn Future<Output = Result<O, Interru
 #[must_use = "a question is asked when it is awaited"]
 pub struct FormQuestion<'a, T> {
     ask: &'a Ask,
+    /// What the engine asks, whatever `T` is.
+    form: FormAsking<'a>,
+    /// Reads a reply against the schema sent.
+    read: fn(&RequestedSchema, &Value) -> Result<ElicitResult<T>, ElicitError>,
+}
+
+/// A form as the engine asks it, whatever its answer's type: one [`Asking`] for every form.
+struct FormAsking<'a> {
     core: Core,
     /// The schema sent: `T`'s own, a [`Form`]'s with run-time choices, or a run-time schema.
     schema: &'a RequestedSchema,
@@ -448,18 +453,18 @@ pub struct FormQuestion<'a, T> {
     message: &'static str,
     /// The form's name in traces.
     trace: &'static str,
-    /// Reads a reply against the schema sent.
-    read: fn(&RequestedSchema, &Value) -> Result<ElicitResult<T>, ElicitError>,
 }
 
 impl<'a, T: Elicit> FormQuestion<'a, T> {
     pub(crate) fn new(ask: &'a Ask, key: String) -> Self {
         FormQuestion {
             ask,
-            core: Core::new(ask.retry, key, None),
-            schema: T::requested_schema(),
-            message: T::message(),
-            trace: std::any::type_name::<T>(),
+            form: FormAsking {
+                core: Core::new(ask.retry, key, None),
+                schema: T::requested_schema(),
+                message: T::message(),
+                trace: std::any::type_name::<T>(),
+            },
             // The schema sent for the newest version: a down-levelled one takes the same
             // values (titles and defaults differ, never what is valid).
             read: |schema, reply| reply::from_value(schema, reply, &Limits::DEFAULT)?.check(),
@@ -469,7 +474,7 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
     /// A question that sends `form`'s schema and message, and reads the answer against it.
     pub(crate) fn of(ask: &'a Ask, key: String, form: &'a Form<T>) -> Self {
         let mut question = FormQuestion::new(ask, key).message(form.message_text());
-        question.schema = form.schema();
+        question.form.schema = form.schema();
         question
     }
 }
@@ -477,7 +482,7 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
 impl<'a, T> FormQuestion<'a, T> {
     /// The question answered by a person only (a confirmation): never from the arguments.
     pub(super) fn person_only(mut self) -> Self {
-        self.core.person_only = true;
+        self.form.core.person_only = true;
         self
     }
 
@@ -488,15 +493,15 @@ impl<'a, T> FormQuestion<'a, T> {
 
     /// Shows `message` instead of the type's own.
     pub fn message(mut self, message: impl Into<String>) -> Self {
-        self.core.message = Some(message.into());
+        self.form.core.message = Some(message.into());
         self
     }
 
-    form_settings!();
-    live_settings!();
+    form_settings!(form.core);
+    live_settings!(form.core);
 }
 
-impl<T> Asking for FormQuestion<'_, T> {
+impl Asking for FormAsking<'_> {
     fn core(&self) -> &Core {
         &self.core
     }
@@ -549,11 +554,11 @@ impl<T: Send> sealed::Asks for FormQuestion<'_, T> {
     }
 
     fn asking(&self) -> &dyn Asking {
-        self
+        &self.form
     }
 
     fn read(&self, reply: &Value) -> Result<ElicitResult<T>, ElicitError> {
-        (self.read)(self.schema, reply)
+        (self.read)(self.form.schema, reply)
     }
 }
 
@@ -588,7 +593,7 @@ impl<'a> UrlQuestion<'a> {
         self
     }
 
-    live_settings!();
+    live_settings!(core);
 }
 
 impl Asking for UrlQuestion<'_> {
