@@ -467,7 +467,18 @@ impl Ask {
             Begun::Stopped(stop) => return Asked::Stopped(stop),
         };
         let fence = held.as_ref().map(|(held, _)| held.fenced());
-        let asked = match caught(fence, body).await {
+        let ran = caught(fence, body).await;
+        self.finish(ran, held).await
+    }
+
+    /// Everything after the body: the end of its run (`ran`, or the fence's stop), and the
+    /// record of the round the call holds.
+    async fn finish<R: Serialize>(
+        &self,
+        ran: Result<Result<R, Interrupt>, Interrupt>,
+        held: Option<(round::Held, round::Unsettled)>,
+    ) -> Asked<R> {
+        let asked = match ran {
             Ok(result) => self.end_run(result).await,
             Err(stop) => Asked::Stopped(stop),
         };
@@ -526,8 +537,7 @@ impl Ask {
         let (pending, at) = self.lock().end_run();
         match result {
             Ok(_) | Err(Interrupt::InputRequired) if !pending.is_empty() => {
-                let end_round: Boxed<'_, _> = Box::pin(self.end_round(pending, at));
-                match end_round.await {
+                match self.end_round(pending, at).await {
                     Ok(required) => Asked::InputRequired(required),
                     Err(e) => Asked::Stopped(e),
                 }

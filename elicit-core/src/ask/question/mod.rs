@@ -3,6 +3,7 @@
 //! and a completion or the client's roots a question of `sample.rs`. Each is awaited on its
 //! own, or several go in one round with [`Ask::all`].
 
+use std::any::type_name;
 use std::borrow::Cow;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
@@ -459,12 +460,13 @@ impl<'a, T: Elicit> FormQuestion<'a, T> {
     pub(crate) fn new(ask: &'a Ask, key: String) -> Self {
         FormQuestion {
             ask,
-            form: FormAsking {
-                core: Core::new(ask.retry, key, None),
-                schema: T::requested_schema(),
-                message: T::message(),
-                trace: std::any::type_name::<T>(),
-            },
+            form: FormAsking::new(
+                ask,
+                key,
+                T::requested_schema(),
+                T::message(),
+                type_name::<T>(),
+            ),
             // The schema sent for the newest version: a down-levelled one takes the same
             // values (titles and defaults differ, never what is valid).
             read: |schema, reply| reply::from_value(schema, reply, &Limits::DEFAULT)?.check(),
@@ -499,6 +501,25 @@ impl<'a, T> FormQuestion<'a, T> {
 
     form_settings!(form.core);
     live_settings!(form.core);
+}
+
+impl<'a> FormAsking<'a> {
+    /// A form of `schema` under `key`, showing `message` where none is set; traced as
+    /// `trace`.
+    fn new(
+        ask: &Ask,
+        key: String,
+        schema: &'a RequestedSchema,
+        message: &'static str,
+        trace: &'static str,
+    ) -> Self {
+        FormAsking {
+            core: Core::new(ask.retry, key, None),
+            schema,
+            message,
+            trace,
+        }
+    }
 }
 
 impl Asking for FormAsking<'_> {
