@@ -102,7 +102,9 @@ fn credential(context: &RequestContext<RoleServer>) -> Option<String> {
 /// bound to it: the store only tells callers apart by it for its room.
 fn origin(context: &RequestContext<RoleServer>) -> Option<String> {
     let parts = context.extensions.get::<::http::request::Parts>()?;
-    if let Some(session) = parts.headers.get("mcp-session-id") {
+    // A name known when compiled: looking one up by text would parse it first.
+    const SESSION: ::http::HeaderName = ::http::HeaderName::from_static("mcp-session-id");
+    if let Some(session) = parts.headers.get(&SESSION) {
         return Some(format!(
             "session:{}",
             String::from_utf8_lossy(session.as_bytes())
