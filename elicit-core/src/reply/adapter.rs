@@ -83,6 +83,16 @@ impl ReadContent for Map<String, Value> {
     }
 }
 
+/// Content the envelope's pass leaves unread, for the target's own read afterwards: the
+/// envelope of a reply held as JSON is then read by one reader for every target.
+pub(crate) struct Skipped;
+
+impl ReadContent for Skipped {
+    fn read<'de, D: Deserializer<'de>>(_: &Sink<'_>, d: D) -> Result<Skipped, D::Error> {
+        <de::IgnoredAny as de::Deserialize>::deserialize(d).map(|_| Skipped)
+    }
+}
+
 /// The report pass: reads every value of any shape, records what each breaks, keeps nothing.
 pub(crate) struct Report;
 

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use super::adapter::{ContentSeed, ReadContent, Report};
+use super::adapter::{ContentSeed, ReadContent, Report, Skipped};
 use super::check::stop;
 use super::early::{Hold, Pairs};
 use super::sink::{Sink, refuse_others};
@@ -46,6 +46,20 @@ impl<'a, 's, C, H> Envelope<'a, 's, C, H> {
             hold,
             marker: PhantomData,
         }
+    }
+}
+
+impl<'a, 's, C> Envelope<'a, 's, C> {
+    /// The same envelope, leaving its content unread, and the sink the content's own read
+    /// records into.
+    pub(crate) fn skipping(self) -> (Envelope<'a, 's, Skipped>, &'a Sink<'s>) {
+        let envelope = Envelope {
+            sink: self.sink,
+            consent: self.consent,
+            hold: Pairs,
+            marker: PhantomData,
+        };
+        (envelope, self.sink)
     }
 }
 

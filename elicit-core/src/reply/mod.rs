@@ -22,7 +22,8 @@ pub use json_text::JsonText;
 use serde::de::DeserializeSeed;
 use serde_json::Value;
 
-use self::adapter::{ReadContent, Report};
+use self::adapter::{ContentSeed, ReadContent, Report, Skipped};
+use self::early::Hold;
 use self::envelope::Envelope;
 use self::sink::Sink;
 use crate::error::{ElicitError, Location, Rule, Violation};
@@ -55,9 +56,25 @@ impl Source for Text<'_> {
 struct Json<'a>(&'a Value);
 
 impl Source for Json<'_> {
+    /// The envelope first, its content skipped, by one reader for every target; then the
+    /// content, where it is, as the envelope would have read it (`null` and no content read
+    /// as `{}`), so that a form's reader is not compiled again with the envelope's. The report
+    /// pass, which names a reply that is no object, reads the envelope as any JSON.
     fn read<C: ReadContent>(&self, envelope: Envelope<'_, '_, C>) -> Read<C> {
         let content = early::Given(self.0.get("content"));
-        envelope.holding(content).deserialize(self.0)
+        if C::ANY {
+            return envelope.holding(content).deserialize(self.0);
+        }
+        let (envelope, sink) = envelope.skipping();
+        Ok(
+            match envelope.holding(early::Given(None)).deserialize(self.0)? {
+                ElicitResult::Accept(Skipped) => {
+                    ElicitResult::Accept(content.read(Some(()), ContentSeed::new(sink))?)
+                }
+                ElicitResult::Decline => ElicitResult::Decline,
+                ElicitResult::Cancel => ElicitResult::Cancel,
+            },
+        )
     }
 }
 
