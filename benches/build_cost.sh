@@ -22,7 +22,8 @@
 #
 # - growth: servers of 1 and 9 forms (each its own struct and tool) three ways, `Ask`, rmcp's
 #   own typed `Peer::elicit::<T>` and a fixed text, and a fleet server of one form keeping its
-#   rounds in Redis: the first form's cost, each further form's, and the build time each adds.
+#   rounds in Redis: the first form's cost, each further form's, and the build time each adds
+#   (the median of RUNS builds of each server, interleaved).
 #
 # Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary|growth|bloat|lines ...]
 set -euo pipefail
@@ -351,7 +352,8 @@ EOF
 
 # Growth: servers of 1 and 9 forms, each form its own struct and tool, three ways (Ask, rmcp's
 # own typed path, a fixed text), and a fleet server of 1 form; stripped release sizes, and the
-# CPU time (user + system) of building each server's own unit once its dependencies are built.
+# CPU time (user + system) of building each server's own unit once its dependencies are built,
+# the median of RUNS builds.
 growth() {
   local dir=$work/growth way n
   mkdir -p "$dir/src/bin"
@@ -384,12 +386,20 @@ EOF
   growth_server fleet 1 > "$dir/src/bin/fleet_1.rs"
   (cd "$dir" && cargo build -q --release --bins)
   local TIMEFORMAT='%U %S' bin cpu
-  local -A size secs
+  local -A size secs took
   for bin in plain_1 plain_9 rmcp_1 rmcp_9 ask_1 ask_9 fleet_1; do
     size[$bin]=$(stat -c %s "$dir/target/release/$bin")
-    touch "$dir/src/bin/$bin.rs"
-    cpu=$( { time (cd "$dir" && cargo build -q --release --bin "$bin"); } 2>&1 | tail -n 1)
-    secs[$bin]=$(awk -v t="$cpu" 'BEGIN { split(t, a, " "); print a[1] + a[2] }')
+  done
+  # Each server's build, RUNS times, interleaved; the median of each.
+  for _ in $(seq 1 "$runs"); do
+    for bin in plain_1 plain_9 rmcp_1 rmcp_9 ask_1 ask_9 fleet_1; do
+      touch "$dir/src/bin/$bin.rs"
+      cpu=$( { time (cd "$dir" && cargo build -q --release --bin "$bin"); } 2>&1 | tail -n 1)
+      took[$bin]+="$(awk -v t="$cpu" 'BEGIN { split(t, a, " "); print a[1] + a[2] }') "
+    done
+  done
+  for bin in "${!took[@]}"; do
+    secs[$bin]=$(echo "${took[$bin]}" | tr ' ' '\n' | grep . | median)
   done
   for way in rmcp ask; do
     awk -v w="$way" -v p1="${size[plain_1]}" -v p9="${size[plain_9]}" \
