@@ -24,16 +24,9 @@ macro_rules! ask_routes {
             params: $crate::rust_mcp_sdk::__sdk::schema::CallToolRequestParams,
             _context: &'life1 $crate::rust_mcp_sdk::__sdk::RequestContext,
             runtime: ::std::sync::Arc<dyn $crate::rust_mcp_sdk::__sdk::McpServer>,
-        ) -> ::core::pin::Pin<
-            ::std::boxed::Box<
-                dyn ::core::future::Future<
-                        Output = ::core::result::Result<
-                            $crate::rust_mcp_sdk::__sdk::schema::ServerResult,
-                            $crate::rust_mcp_sdk::__sdk::schema::RpcError,
-                        >,
-                    > + ::core::marker::Send
-                    + 'async_trait,
-            >,
+        ) -> $crate::rust_mcp_sdk::__Route<
+            'async_trait,
+            $crate::rust_mcp_sdk::__sdk::schema::ServerResult,
         >
         where
             'life0: 'async_trait,
@@ -54,16 +47,9 @@ macro_rules! ask_routes {
             request: $crate::rust_mcp_sdk::__sdk::schema::schema_utils::CustomRequest,
             _context: &'life1 $crate::rust_mcp_sdk::__sdk::RequestContext,
             runtime: ::std::sync::Arc<dyn $crate::rust_mcp_sdk::__sdk::McpServer>,
-        ) -> ::core::pin::Pin<
-            ::std::boxed::Box<
-                dyn ::core::future::Future<
-                        Output = ::core::result::Result<
-                            $crate::rust_mcp_sdk::__sdk::schema::GenericResult,
-                            $crate::rust_mcp_sdk::__sdk::schema::RpcError,
-                        >,
-                    > + ::core::marker::Send
-                    + 'async_trait,
-            >,
+        ) -> $crate::rust_mcp_sdk::__Route<
+            'async_trait,
+            $crate::rust_mcp_sdk::__sdk::schema::GenericResult,
         >
         where
             'life0: 'async_trait,

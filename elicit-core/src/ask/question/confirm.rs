@@ -126,21 +126,7 @@ impl<'a> ConfirmQuestion<'a> {
         }
     }
 
-    /// Waits `deadline` for the answer, live or in a round (see
-    /// [`Ask::with_deadline`](crate::ask::Ask::with_deadline)); then it is not confirmed.
-    pub fn deadline(self, deadline: Duration) -> Self {
-        ConfirmQuestion {
-            form: self.form.deadline(deadline),
-        }
-    }
-
-    /// Sends progress every `interval` while a live request waits (see
-    /// [`Ask::with_keep_alive`](crate::ask::Ask::with_keep_alive)).
-    pub fn keep_alive(self, interval: Duration) -> Self {
-        ConfirmQuestion {
-            form: self.form.keep_alive(interval),
-        }
-    }
+    live_settings!(form.form.core, "it is not confirmed");
 }
 
 impl sealed::Asks for ConfirmQuestion<'_> {

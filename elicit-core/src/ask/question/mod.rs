@@ -408,18 +408,20 @@ macro_rules! form_settings {
     };
 }
 
-/// The settings of every question's waits, written once for each.
+/// The settings of every person's question's waits, written once for each, with what a
+/// deadline that passes comes to.
 macro_rules! live_settings {
-    ($($core:ident).+) => {
-        /// Waits `deadline` for the answer, live or in a round (see [`Ask::with_deadline`]);
-        /// then the question ends as a cancel that timed out.
+    ($($core:ident).+, $timed_out:literal) => {
+        /// Waits `deadline` for the answer, live or in a round (see
+        /// [`Ask::with_deadline`](crate::ask::Ask::with_deadline));
+        #[doc = concat!("then ", $timed_out, ".")]
         pub fn deadline(mut self, deadline: Duration) -> Self {
             self.$($core).+.deadline = Some(deadline);
             self
         }
 
         /// Sends progress every `interval` while a live request waits (see
-        /// [`Ask::with_keep_alive`]).
+        /// [`Ask::with_keep_alive`](crate::ask::Ask::with_keep_alive)).
         pub fn keep_alive(mut self, interval: Duration) -> Self {
             self.$($core).+.keep_alive = Some(interval);
             self
@@ -500,7 +502,7 @@ impl<'a, T> FormQuestion<'a, T> {
     }
 
     form_settings!(form.core);
-    live_settings!(form.core);
+    live_settings!(form.core, "the question ends as a cancel that timed out");
 }
 
 impl<'a> FormAsking<'a> {
@@ -614,7 +616,7 @@ impl<'a> UrlQuestion<'a> {
         self
     }
 
-    live_settings!(core);
+    live_settings!(core, "the question ends as a cancel that timed out");
 }
 
 impl Asking for UrlQuestion<'_> {
