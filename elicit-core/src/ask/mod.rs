@@ -479,7 +479,14 @@ impl Ask {
         held: Option<(round::Held, round::Unsettled)>,
     ) -> Asked<R> {
         let asked = match ran {
-            Ok(result) => self.end_run(result).await,
+            Ok(result) => {
+                let waits = matches!(result, Ok(_) | Err(Interrupt::InputRequired));
+                match (self.end_run(waits).await, result) {
+                    (Some(Ok(required)), _) => Asked::InputRequired(required),
+                    (Some(Err(stop)), _) | (None, Err(stop)) => Asked::Stopped(stop),
+                    (None, Ok(result)) => Asked::Done(result),
+                }
+            }
             Err(stop) => Asked::Stopped(stop),
         };
         if let Some((held, unsettled)) = held {
@@ -532,19 +539,16 @@ impl Ask {
         self.lock().taken_over()
     }
 
-    /// Ends the body's run: its result, the questions it is waiting for, or its stop.
-    async fn end_run<R>(&self, result: Result<R, Interrupt>) -> Asked<R> {
-        let (pending, at) = self.lock().end_run();
-        match result {
-            Ok(_) | Err(Interrupt::InputRequired) if !pending.is_empty() => {
-                match self.end_round(pending, at).await {
-                    Ok(required) => Asked::InputRequired(required),
-                    Err(e) => Asked::Stopped(e),
-                }
+    /// Ends the body's run: where it `waits` for answers (it returned, or stopped for them),
+    /// the round that asks for the questions it is waiting for, if there are any.
+    fn end_run(&self, waits: bool) -> Boxed<'_, Option<Result<InputRequired, Interrupt>>> {
+        Box::pin(async move {
+            let (pending, at) = self.lock().end_run();
+            if !waits || pending.is_empty() {
+                return None;
             }
-            Ok(result) => Asked::Done(result),
-            Err(interrupt) => Asked::Stopped(interrupt),
-        }
+            Some(self.end_round(pending, at).await)
+        })
     }
 
     /// Seals what the call knows and asks for `pending`, each the await of its key `at` says.
