@@ -138,7 +138,7 @@ use crate::version::ProtocolVersion;
 /// (a booking, a payment, a message sent) after the questions, or make them safe to repeat.
 /// What a question shows must be the same in every round: compute a live value (a price, a
 /// list of rooms fetched from elsewhere) with [`once`](Ask::once), which carries it in the
-/// sealed state. Choices are compared as a set, so their order may change.
+/// sealed state. Choices are compared as a set, and fields by name, so their order may change.
 ///
 /// Each question has a key, yours to choose, that names it across rounds: keep keys stable,
 /// and give each question its own. **Every await is its own question**, on every version:

@@ -25,7 +25,7 @@ pub enum Change {
     Message,
     /// The choices of a select (compared as a set: their order is no change).
     Choices,
-    /// The form's fields or rules.
+    /// The form's fields (by name: their order is no change) or rules.
     Form,
 }
 

@@ -28,6 +28,26 @@ async fn choices_in_another_order_are_the_same_question_on_every_version() {
     }
 }
 
+/// A form's fields in another order are the same form: the answer given is kept, and the
+/// question is not asked again.
+#[tokio::test]
+async fn fields_in_another_order_are_the_same_question_on_every_version() {
+    let answer = json!({"repo": "web", "branch": "main", "note": "hotfix"});
+    let client = ScriptedClient::new(ProtocolVersion::LATEST).answer(accept(answer.clone()));
+    let outcomes = client
+        .call_tool_on_every_version(Server::new, "fields", json!({}))
+        .await
+        .unwrap();
+    for (version, outcome) in &outcomes {
+        assert_eq!(
+            json_of(outcome),
+            json!({"push": accepted(answer.clone())}),
+            "{version}"
+        );
+        assert_eq!(outcome.asked.len(), 1, "{version}: asked once");
+    }
+}
+
 /// Two different questions under one key, one after the other, are each asked: every await
 /// is its own question.
 #[tokio::test]

@@ -425,6 +425,30 @@ async fn rooms(ask: &Ask, runs: &std::sync::atomic::AtomicU32) -> Asked<CallTool
     .await
 }
 
+/// A run-time form whose fields come in another order in each run of the body.
+async fn fields(ask: &Ask, runs: &std::sync::atomic::AtomicU32) -> Asked<CallToolResult> {
+    use elicit_core::schema::{Field, RequestedSchema};
+    let mut fields = vec![
+        Field::string("repo").required(),
+        Field::string("branch").required(),
+        Field::string("note"),
+    ];
+    let run = runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst) as usize;
+    fields.rotate_left(run % 3);
+    let schema = fields
+        .into_iter()
+        .fold(RequestedSchema::builder(), |schema, field| {
+            schema.field(field)
+        })
+        .build()
+        .unwrap();
+    ask.run(async {
+        let push = ask.schema("push", "Push where?", &schema).await?;
+        Ok(json_result(json!({"push": push})))
+    })
+    .await
+}
+
 /// A booking read from the arguments where the client cannot show the form, then a
 /// confirmation, which no argument answers: the body branches on why it is not confirmed.
 async fn book(ask: &Ask) -> Asked<CallToolResult> {
@@ -522,6 +546,7 @@ impl ServerHandler for Server {
             "pay" => pay(&ask, &self.runs, false).await.into_response(),
             "pay_once" => pay(&ask, &self.runs, true).await.into_response(),
             "rooms" => rooms(&ask, &self.runs).await.into_response(),
+            "fields" => fields(&ask, &self.runs).await.into_response(),
             "one_key" => one_key_two_confirmations(&ask).await.into_response(),
             "book" => book(&ask).await.into_response(),
             "sure" => sure(&ask).await.into_response(),

@@ -279,7 +279,7 @@ pub trait Asking: Sync {
     }
     /// What makes the question the same in every round: its kind, and digests of its base
     /// message (before pre-filling or retry wording), its choices as a set, and the rest of
-    /// its form.
+    /// its form, its fields by name.
     fn identity(&self) -> Identity {
         let message = digest(self.base_message().as_bytes());
         let (choices, form) = match self.schema() {
@@ -312,10 +312,11 @@ pub trait Asking: Sync {
 }
 
 /// Digests of a form's choices, as a set per field, and of the rest of the form: the order of
-/// the choices is no change.
+/// the choices, or of the fields, is no change.
 fn schema_digests(schema: &RequestedSchema) -> (String, String) {
     let mut choices = Vec::new();
     let mut rest = schema.clone();
+    crate::sort::stable(&mut rest.properties, &|a, b| a.name.cmp(&b.name));
     for property in &mut rest.properties {
         if let Some(list) = property.kind.choices_mut() {
             let mut set: Vec<(String, Option<String>)> = list
@@ -326,8 +327,11 @@ fn schema_digests(schema: &RequestedSchema) -> (String, String) {
             choices.push((property.name.clone(), set));
         }
     }
-    // Lists of strings and schemas always serialize.
-    let rest = serde_json::to_vec(&rest).unwrap_or_default();
+    // Lists of strings and schemas always serialize. The schema goes through the one writer
+    // of schemas, into a `Value`, as into every request.
+    let rest = serde_json::to_value(&rest)
+        .and_then(|rest| serde_json::to_vec(&rest))
+        .unwrap_or_default();
     if choices.is_empty() {
         return (String::new(), digest(&rest));
     }
