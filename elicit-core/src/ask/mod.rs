@@ -738,8 +738,9 @@ type Boxed<'a, T> = std::pin::Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 enum Begun {
     /// The body runs, in the round the call holds, where it holds one.
     Run(Option<(round::Held, round::Unsettled)>),
-    /// The round ran: its recorded ending, for the call to end with again.
-    Ran(Asked<Value>),
+    /// The round ran: its recorded ending, for the call to end with again, or why it cannot
+    /// be read.
+    Ran(Result<round::Recorded, String>),
     /// The call stops before its body.
     Stopped(Interrupt),
 }

@@ -54,8 +54,9 @@ pub(super) enum Claimed {
     Unclaimed,
     /// The round is this call's to run.
     Ours(Held),
-    /// The round ran: its ending, for the call to end with again.
-    Ran(Asked<Value>),
+    /// The round ran: its recorded ending, for the call to end with again, or why it cannot
+    /// be read.
+    Ran(Result<Recorded, String>),
     /// The store may have lost the round: the call starts over.
     Forgotten,
 }
@@ -307,14 +308,19 @@ pub(super) fn record_of<R: Serialize>(asked: &Asked<R>) -> Option<Recorded> {
     })
 }
 
-/// The ending a round recorded, as the call ends with it again, its result as JSON.
-fn replay(key: &StateKey, sealed: &str, context: &[u8]) -> Asked<Value> {
-    let recorded = match key.open_bytes(sealed, context) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| e.to_string()),
-        Err(e) => Err(e.to_string()),
-    };
+/// The ending a round recorded, or why it cannot be read.
+fn replay(key: &StateKey, sealed: &str, context: &[u8]) -> Result<Recorded, String> {
+    let bytes = key.open_bytes(sealed, context).map_err(|e| e.to_string())?;
+    serde_json::from_slice(&bytes).map_err(|e| e.to_string())
+}
+
+/// A recorded ending, as the call ends with it again: its result read as the tool's own.
+pub(super) fn replayed<R: DeserializeOwned>(recorded: Result<Recorded, String>) -> Asked<R> {
     match recorded {
-        Ok(Recorded::Done(result)) => Asked::Done(result),
+        Ok(Recorded::Done(result)) => match serde_json::from_value(result) {
+            Ok(result) => Asked::Done(result),
+            Err(e) => unreadable(e.to_string()),
+        },
         Ok(Recorded::InputRequired { requests, state }) => {
             let required = InputRequired::new(InputRequests::from_entries(requests));
             Asked::InputRequired(match state {
@@ -324,18 +330,6 @@ fn replay(key: &StateKey, sealed: &str, context: &[u8]) -> Asked<Value> {
         }
         Ok(Recorded::Stopped(ending)) => Asked::Stopped(Interrupt::Recorded(ending)),
         Err(e) => unreadable(e),
-    }
-}
-
-/// A recorded ending, its result read as the tool's own.
-pub(super) fn replayed<R: DeserializeOwned>(recorded: Asked<Value>) -> Asked<R> {
-    match recorded {
-        Asked::Done(result) => match serde_json::from_value(result) {
-            Ok(result) => Asked::Done(result),
-            Err(e) => unreadable(e.to_string()),
-        },
-        Asked::InputRequired(required) => Asked::InputRequired(required),
-        Asked::Stopped(stop) => Asked::Stopped(stop),
     }
 }
 
