@@ -100,10 +100,10 @@ pub use port::{CustomCall, ask, ask_custom, ask_prompt, ask_resource};
 /// The SDK, for [`ask_routes!`](crate::ask_routes) to name its types wherever it is used.
 #[doc(hidden)]
 pub use ::rust_mcp_sdk as __sdk;
+pub use response::IntoCallToolResult;
 
 /// What a route of [`ask_routes!`](crate::ask_routes) returns: the SDK's `async_trait` future.
 #[doc(hidden)]
 pub type __Route<'a, T> = std::pin::Pin<
     Box<dyn Future<Output = Result<T, ::rust_mcp_sdk::schema::RpcError>> + Send + 'a>,
 >;
-pub use response::IntoCallToolResult;

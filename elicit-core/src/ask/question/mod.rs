@@ -412,8 +412,8 @@ macro_rules! form_settings {
     };
 }
 
-/// The settings of every person's question's waits, written once for each, with what a
-/// deadline that passes comes to.
+/// The settings of the wait for a person's answer, written once for every question put to a
+/// person, with what a deadline that passes comes to.
 macro_rules! live_settings {
     ($($core:ident).+, $timed_out:literal) => {
         /// Waits `deadline` for the answer, live or in a round (see
