@@ -9,11 +9,15 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use elicit_core::ask::AnswerSource;
-use elicit_core::ask::{Ask, Asked, Call, Interrupt, Port};
-use elicit_core::ask::{PortFuture, SendError};
+use elicit_core::ask::{Ask, Asked, Call, Interrupt};
 use elicit_core::client::Capability;
-use elicit_core::client::Request;
-use elicit_core::{Elicit, ElicitResult, ProtocolVersion, SchemaError};
+use elicit_core::{Elicit, ElicitResult, ProtocolVersion};
+#[cfg(feature = "sampling")]
+use elicit_core::{
+    SchemaError,
+    ask::{Port, PortFuture, SendError},
+    client::Request,
+};
 use serde_json::{Map, Value, json};
 
 use scripted::*;

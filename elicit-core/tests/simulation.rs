@@ -1039,6 +1039,9 @@ fn every_schedule_of_a_faulty_fleet_keeps_exactly_once() {
 fn a_seed_runs_the_same_schedule_again() {
     for seed in 0..50 {
         let (first, again) = (schedule(seed), schedule(seed));
-        assert_eq!(first, again, "schedule {seed} ran differently the second time");
+        assert_eq!(
+            first, again,
+            "schedule {seed} ran differently the second time"
+        );
     }
 }
