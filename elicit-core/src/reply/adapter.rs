@@ -21,7 +21,7 @@ use super::check::{Seeded, Target, stop};
 use super::sink::{Sink, refuse_others};
 use crate::elicit::Elicit;
 use crate::error::{Location, Rule};
-use crate::schema::{Blank, same};
+use crate::schema::Blank;
 
 /// Deserializes accepted content into `C` through the rules.
 pub(crate) struct ContentSeed<'a, 's, C> {
@@ -248,7 +248,7 @@ impl<'a, 's> Keys<'a, 's> {
     fn find(&mut self, key: &str) {
         let schema = self.sink.schema;
         self.found = match schema.properties().get(self.next) {
-            Some(prop) if same(&prop.name, key) => Some(self.next),
+            Some(prop) if prop.name == key => Some(self.next),
             _ => schema.position(key),
         };
         if let Some(i) = self.found {

@@ -130,7 +130,6 @@ use crate::error::{ElicitError, SchemaError};
 use crate::limits::Limits;
 use crate::version::ProtocolVersion;
 use names::Names;
-pub(crate) use names::same;
 
 /// One choice of a single- or multi-select: the value sent on the wire and its display title.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -20,7 +20,7 @@ impl Names {
     /// for a form's usual handful of choices.
     pub(super) fn find(&self, key: &str) -> Option<usize> {
         if self.0.len() <= 8 {
-            return self.0.iter().find(|(n, _)| same(n, key)).map(|&(_, i)| i);
+            return self.0.iter().find(|(n, _)| &**n == key).map(|&(_, i)| i);
         }
         let at = self.0.binary_search_by(|(n, _)| order(n, key)).ok()?;
         Some(self.0[at].1)
@@ -31,29 +31,3 @@ impl Names {
 fn order(a: &str, b: &str) -> std::cmp::Ordering {
     a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
-
-/// Whether `a` and `b` are the same bytes. A name of 4 to 16 bytes, as most are, is compared
-/// as two words that may overlap, with no call.
-pub(crate) fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    match a.len() {
-        8..=16 => ends::<8>(a, b),
-        4..=7 => ends::<4>(a, b),
-        _ => None,
-    }
-    .unwrap_or_else(|| a == b)
-}
-
-/// Whether the first `N` bytes and the last `N` of `a` and `b` agree; `None` where either is
-/// shorter than `N`.
-fn ends<const N: usize>(a: &[u8], b: &[u8]) -> Option<bool> {
-    let first = a.first_chunk::<N>()? == b.first_chunk::<N>()?;
-    Some(first && a.last_chunk::<N>()? == b.last_chunk::<N>()?)
-}
-
-#[cfg(test)]
-#[path = "../../unit/schema/names.rs"]
-mod tests;

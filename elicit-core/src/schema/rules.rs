@@ -101,39 +101,24 @@ pub(crate) fn check_str(schema: &RequestedSchema, i: usize, s: &str, found: &dyn
 }
 
 /// The choices of a multi-select's items so far, to find a repeat: the first 64 choices a bit
-/// each, the others in a short list, read through while that is cheaper than a hash set, which
-/// it then becomes. It allocates only for the items of choices past the 64th, never for the
-/// choices themselves.
+/// each, the others in a set. It allocates only for the items of choices past the 64th, never
+/// for the choices themselves.
 #[derive(Default)]
 pub(crate) struct Chosen {
     first: u64,
-    few: Vec<usize>,
-    many: Option<std::collections::HashSet<usize>>,
+    more: Option<std::collections::HashSet<usize>>,
 }
 
 impl Chosen {
-    /// The longest list read through: past it, the choices go into the set.
-    const FEW: usize = 16;
-
     /// Adds `choice`: whether it is new.
     fn insert(&mut self, choice: usize) -> bool {
-        if choice < 64 {
-            let bit = 1 << choice;
-            let new = self.first & bit == 0;
-            self.first |= bit;
-            return new;
+        if choice >= 64 {
+            return self.more.get_or_insert_default().insert(choice);
         }
-        if let Some(many) = &mut self.many {
-            return many.insert(choice);
-        }
-        if self.few.contains(&choice) {
-            return false;
-        }
-        self.few.push(choice);
-        if self.few.len() > Self::FEW {
-            self.many = Some(self.few.drain(..).collect());
-        }
-        true
+        let bit = 1 << choice;
+        let new = self.first & bit == 0;
+        self.first |= bit;
+        new
     }
 }
 
