@@ -5,7 +5,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use super::seal::{Refused, Sealer, open};
 use super::state::{Binding, Carried, StateError, digest};
@@ -415,8 +415,7 @@ impl StateKey {
 
     /// Now, by the key's clock, in milliseconds since the Unix epoch.
     pub(crate) fn now_ms(&self) -> u64 {
-        let since = self.now().duration_since(UNIX_EPOCH).unwrap_or_default();
-        u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        super::state::epoch_ms(self.now())
     }
 
     /// Opens what [`seal_bytes`](Self::seal_bytes) sealed for `context`.

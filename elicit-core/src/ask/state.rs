@@ -422,12 +422,19 @@ pub(crate) fn answers_digest(answers: &JsonObject) -> String {
     digest(&bytes)
 }
 
+/// `span` in whole milliseconds (`u64::MAX` for a span longer than that).
+pub(crate) fn millis(span: Duration) -> u64 {
+    u64::try_from(span.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// `at` in milliseconds since the Unix epoch (0 for a time before it).
+pub(crate) fn epoch_ms(at: SystemTime) -> u64 {
+    millis(at.duration_since(UNIX_EPOCH).unwrap_or_default())
+}
+
 /// Now, in milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> u64 {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+    epoch_ms(SystemTime::now())
 }
 
 /// One question: what it is, and every reply to it so far, oldest first, with how long each
@@ -451,7 +458,7 @@ impl Answers {
     pub fn push(&mut self, reply: Value, took: Option<Duration>) {
         self.replies.push(reply);
         self.took_ms
-            .push(took.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)));
+            .push(took.map(millis));
     }
 
     /// How long the `index`-th reply took.

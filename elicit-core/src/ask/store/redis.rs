@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::{Client, FromRedisValue, Script, ScriptInvocation};
@@ -10,6 +10,7 @@ use ::redis::{Client, FromRedisValue, Script, ScriptInvocation};
 use super::{Claim, Round, RoundStore, StoreError};
 use crate::ask::key::StateKey;
 use crate::ask::port::PortFuture;
+use crate::ask::state::{epoch_ms, millis};
 
 /// How long one Redis command may take, and one connection attempt: past it the retry fails
 /// closed rather than wait on a Redis that went away.
@@ -289,17 +290,6 @@ impl RedisStore {
     }
 }
 
-/// Milliseconds since the epoch at `at`.
-fn epoch_millis(at: SystemTime) -> u64 {
-    millis(
-        at.duration_since(SystemTime::UNIX_EPOCH)
-            .unwrap_or_default(),
-    )
-}
-
-fn millis(span: Duration) -> u64 {
-    u64::try_from(span.as_millis()).unwrap_or(u64::MAX).max(1)
-}
 
 /// A new generation, for a Redis that has none.
 fn fresh_generation() -> Result<String, StoreError> {
@@ -330,7 +320,7 @@ impl RoundStore for RedisStore {
                 .key(self.call_key(round))
                 .arg(fresh_generation()?)
                 .arg(round.number)
-                .arg(epoch_millis(round.expires))
+                .arg(epoch_ms(round.expires))
                 .arg(millis(StateKey::MAX_CLOCK_SKEW));
             self.run(&begin).await
         })
@@ -350,8 +340,8 @@ impl RoundStore for RedisStore {
                 .arg(round.number)
                 .arg(&round.answers)
                 .arg(&round.claimant)
-                .arg(millis(lease))
-                .arg(epoch_millis(round.expires))
+                .arg(millis(lease).max(1))
+                .arg(epoch_ms(round.expires))
                 .arg(millis(StateKey::MAX_CLOCK_SKEW));
             let found: Vec<String> = self.run(&claim).await?;
             match found.as_slice() {
@@ -376,7 +366,7 @@ impl RoundStore for RedisStore {
             renew
                 .arg(round.number)
                 .arg(&round.claimant)
-                .arg(millis(lease));
+                .arg(millis(lease).max(1));
             Ok(self.run::<i64>(&renew).await? == 1)
         })
     }
