@@ -457,8 +457,7 @@ pub(crate) struct Answers {
 impl Answers {
     pub fn push(&mut self, reply: Value, took: Option<Duration>) {
         self.replies.push(reply);
-        self.took_ms
-            .push(took.map(millis));
+        self.took_ms.push(took.map(millis));
     }
 
     /// How long the `index`-th reply took.

@@ -290,7 +290,6 @@ impl RedisStore {
     }
 }
 
-
 /// A new generation, for a Redis that has none.
 fn fresh_generation() -> Result<String, StoreError> {
     let mut fresh = [0u8; 16];
