@@ -24,8 +24,11 @@
 #   own typed `Peer::elicit::<T>` and a fixed text, and a fleet server of one form keeping its
 #   rounds in Redis: the first form's cost, each further form's, and the build time each adds
 #   (the median of RUNS builds of each server, interleaved).
+# - small: the same as growth, in a crate of its own, with elicit-core built for size
+#   (`[profile.release.package.elicit-core] opt-level = "s"` in the servers' manifest): what a
+#   server that puts size before speed can have. Run only when named.
 #
-# Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary|growth|bloat|lines ...]
+# Usage: bash benches/build_cost.sh [RUNS] [dependency|unit|binary|growth|small|bloat|lines ...]
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -354,8 +357,10 @@ EOF
 # own typed path, a fixed text), and a fleet server of 1 form; stripped release sizes, and the
 # CPU time (user + system) of building each server's own unit once its dependencies are built,
 # the median of RUNS builds.
+# With an argument, elicit-core is built at that opt-level, in a crate of its own.
 growth() {
-  local dir=$work/growth way n
+  local opt=${1:-} way n
+  local dir=$work/growth${opt:+-$opt} part=growth${opt:+ (elicit-core at opt-level $opt)}
   mkdir -p "$dir/src/bin"
   cat > "$dir/Cargo.toml" <<EOF
 [package]
@@ -374,7 +379,10 @@ tokio = { version = "1", features = ["rt", "macros", "io-std"] }
 
 [profile.release]
 strip = true
-
+${opt:+
+[profile.release.package.elicit-core]
+opt-level = \"$opt\"
+}
 [workspace]
 EOF
   rm -f "$dir"/src/bin/*.rs
@@ -402,16 +410,16 @@ EOF
     secs[$bin]=$(echo "${took[$bin]}" | tr ' ' '\n' | grep . | median)
   done
   for way in rmcp ask; do
-    awk -v w="$way" -v p1="${size[plain_1]}" -v p9="${size[plain_9]}" \
+    awk -v w="$way" -v part="$part" -v p1="${size[plain_1]}" -v p9="${size[plain_9]}" \
       -v a1="${size[${way}_1]}" -v a9="${size[${way}_9]}" \
       -v t1="${secs[${way}_1]}" -v t9="${secs[${way}_9]}" \
       -v u1="${secs[plain_1]}" -v u9="${secs[plain_9]}" 'BEGIN {
-      printf "growth: %s: the first form adds %.2f MB to the fixed-text server; each further form with its tool adds %.1f KB (a fixed-text tool %.1f KB) and %.2f s of CPU to the build of the server (a fixed-text tool %.2f s)\n",
-        w, (a1 - p1) / 1e6, (a9 - a1) / 8 / 1e3, (p9 - p1) / 8 / 1e3, (t9 - t1) / 8, (u9 - u1) / 8
+      printf "%s: %s: the first form adds %.2f MB to the fixed-text server; each further form with its tool adds %.1f KB (a fixed-text tool %.1f KB) and %.2f s of CPU to the build of the server (a fixed-text tool %.2f s)\n",
+        part, w, (a1 - p1) / 1e6, (a9 - a1) / 8 / 1e3, (p9 - p1) / 8 / 1e3, (t9 - t1) / 8, (u9 - u1) / 8
     }'
   done
-  awk -v p1="${size[plain_1]}" -v f1="${size[fleet_1]}" 'BEGIN {
-    printf "growth: fleet: one form, its rounds in Redis (RedisStore): adds %.2f MB to the fixed-text server of %.2f MB\n", (f1 - p1) / 1e6, p1 / 1e6
+  awk -v part="$part" -v p1="${size[plain_1]}" -v f1="${size[fleet_1]}" 'BEGIN {
+    printf "%s: fleet: one form, its rounds in Redis (RedisStore): adds %.2f MB to the fixed-text server of %.2f MB\n", part, (f1 - p1) / 1e6, p1 / 1e6
   }'
 }
 
@@ -429,6 +437,10 @@ bloat() {
 
 lines() {
   (cd "$root" && cargo llvm-lines -q -p elicit-core --lib --features rmcp | head -n 43)
+}
+
+small() {
+  growth s
 }
 
 mkdir -p "$work"
